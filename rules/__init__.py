@@ -1,0 +1,1 @@
+"""Pure rules of the chemistry card games: no I/O, no clock, no global random."""
