@@ -1,0 +1,516 @@
+"""The Chemistry Card Game: a simultaneous draft of element cards.
+
+Each round every seat privately selects one card of its hand; when the last
+seat has selected, all selections are revealed together, the race to spell a
+5-letter word is checked, and the remaining hands pass to the left.
+
+>>> state = GAME.setup(2, {}, seed=1)
+>>> len(state["hands"][0]), state["deck_size"]
+(15, 36)
+>>> card = state["hands"][0][0]
+>>> state, events = GAME.apply(state, 0, {"type": "draft", "card": card})
+>>> [e["type"] for e in events]
+['card_selected']
+>>> GAME.to_act(state)
+[1]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rules.chemistry.elements import ELEMENTS, FAMILY_NAMES, MAX_Z, element
+from rules.chemistry.words import WordIndex, validate_word_list
+from rules.core import (
+    Dynamics,
+    Event,
+    GameInfo,
+    Move,
+    Option,
+    Outcome,
+    RuleViolation,
+    State,
+    check_players,
+    check_seat,
+    left_of,
+    resolve_options,
+)
+from rules.rng import new_rng, randbelow, shuffled
+
+from . import scoring
+from .bots import choose
+
+SEED_DRAFT = (
+    "Each player privately selects a card from their hand to draft. Once all players have "
+    "made their selection, they place the drafted card face up in front of them. Then, they "
+    "pass the remaining cards to the left."
+)
+SEED_DEAL = (
+    "Include only cards with atomic number of Deck Size or below. Then deal out an equal "
+    "number of cards to each player"
+)
+
+# Players -> (deck size, hand size), from the seed's table.
+DEAL_TABLE: Mapping[int, tuple[int, int]] = {
+    2: (36, 15),
+    3: (54, 15),
+    4: (54, 13),
+    5: (54, 10),
+    6: (86, 14),
+    7: (103, 14),
+    8: (103, 12),
+    9: (103, 11),
+    10: (103, 10),
+}
+
+CODES: Mapping[str, str] = {
+    "not_in_hand": "The card is not in this seat's hand.",
+    "already_selected": "This seat has already selected its card this round.",
+    "bad_word_list": "The custom word list is not a list of 5-letter words, or is too long.",
+    "bad_deal": "The custom deal is not one list of distinct cards per seat, all the same size.",
+}
+
+INFO = GameInfo(
+    slug="element-draft",
+    title="Chemistry Card Game",
+    seed_file="000_bf71dd5321d29db6.txt",
+    min_players=2,
+    max_players=10,
+    dynamics=Dynamics.SIMULTANEOUS,
+    has_chance=True,
+    rules_version=1,
+    summary="Draft element cards; score runs of atomic numbers, mass, words spelled with "
+    "symbols, ion pairs, families and radioactivity.",
+    options=(
+        Option(
+            "words",
+            "list[str] | null",
+            None,
+            "A teacher's own list of 5-letter words for the atomic-symbol race "
+            "(at most 500); null uses the built-in English list.",
+        ),
+        Option(
+            "deal",
+            "list[list[int]] | null",
+            None,
+            "Fix the hands: one list of atomic numbers per seat, all the same size, no card "
+            "twice. For lessons and tests; null deals by the seed's table.",
+        ),
+        Option(
+            "bismuth_radioactive",
+            "bool",
+            False,
+            "Count bismuth (83) as radioactive. Its only natural isotope decays with a "
+            "half-life of about 2e19 years, so school tables often call it stable.",
+        ),
+    ),
+    player_counts={p: {"deck_size": d, "hand_size": h} for p, (d, h) in DEAL_TABLE.items()},
+    codes=CODES,
+)
+
+
+def card(z: int) -> dict[str, Any]:
+    return {"z": z, "symbol": element(z).symbol}
+
+
+# ---------------------------------------------------------------- setup -------------
+def _check_deal(deal: object, players: int) -> list[list[int]]:
+    if not isinstance(deal, list) or len(deal) != players:
+        raise RuleViolation(
+            "bad_deal", f"deal must be a list of {players} hands, one per seat.", rule=SEED_DEAL
+        )
+    hands: list[list[int]] = []
+    for seat, hand in enumerate(deal):
+        if not isinstance(hand, list) or not hand:
+            raise RuleViolation("bad_deal", f"deal[{seat}] must be a non-empty list of cards.")
+        for z in hand:
+            if not isinstance(z, int) or isinstance(z, bool) or not 1 <= z <= MAX_Z:
+                raise RuleViolation(
+                    "bad_deal", f"deal[{seat}] has {z!r}; cards are atomic numbers 1 to {MAX_Z}."
+                )
+        hands.append(sorted(hand))
+    if len({len(h) for h in hands}) != 1:
+        raise RuleViolation(
+            "bad_deal",
+            "Every seat must be dealt the same number of cards "
+            f"(got {', '.join(str(len(h)) for h in hands)}).",
+            rule=SEED_DEAL,
+        )
+    flat = [z for h in hands for z in h]
+    if len(set(flat)) != len(flat):
+        twice = sorted({z for z in flat if flat.count(z) > 1})
+        raise RuleViolation(
+            "bad_deal",
+            "There is one card per element; dealt twice: "
+            + ", ".join(element(z).symbol for z in twice),
+        )
+    return hands
+
+
+def setup(players: int, options: Mapping[str, Any], seed: int) -> State:
+    players = check_players(INFO, players)
+    opts = resolve_options(INFO, options)
+    if not isinstance(opts["bismuth_radioactive"], bool):
+        raise RuleViolation("bad_option", "bismuth_radioactive must be true or false.")
+    if opts["words"] is not None:
+        opts["words"] = list(validate_word_list(opts["words"]))
+    deck_size, hand_size = DEAL_TABLE[players]
+    rng = new_rng(seed)
+    if opts["deal"] is not None:
+        hands = _check_deal(opts["deal"], players)
+        hand_size = len(hands[0])
+        deck_size = max(z for h in hands for z in h)
+        set_aside: list[int] = []
+    else:
+        rng, order = shuffled(rng, range(1, deck_size + 1))
+        hands = [sorted(order[i * hand_size : (i + 1) * hand_size]) for i in range(players)]
+        set_aside = sorted(order[players * hand_size :])
+    return {
+        "players": players,
+        "options": opts,
+        "deck_size": deck_size,
+        "hand_size": hand_size,
+        "turn": 1,
+        "hands": hands,
+        "drafted": [[] for _ in range(players)],
+        "pending": [None] * players,
+        "set_aside": set_aside,
+        "placings": [],
+        "rng": rng,
+    }
+
+
+# ---------------------------------------------------------------- helpers -----------
+def finished(state: State) -> bool:
+    return int(state["turn"]) > int(state["hand_size"])
+
+
+def word_index(state: State) -> WordIndex:
+    words = state["options"].get("words")
+    max_z = int(state["deck_size"])
+    if words is None:
+        return WordIndex.default(max_z)
+    return _custom_index(tuple(words), max_z)
+
+
+_CUSTOM_CACHE: dict[tuple[tuple[str, ...], int], WordIndex] = {}
+
+
+def _custom_index(words: tuple[str, ...], max_z: int) -> WordIndex:
+    # a pure memo: the same words always give the same index
+    key = (words, max_z)
+    index = _CUSTOM_CACHE.get(key)
+    if index is None:
+        if len(_CUSTOM_CACHE) > 64:
+            _CUSTOM_CACHE.clear()
+        index = _CUSTOM_CACHE[key] = WordIndex.from_words(words, max_z)
+    return index
+
+
+def placings(state: State) -> dict[int, dict[str, Any]]:
+    return {int(p["seat"]): p for p in state["placings"]}
+
+
+def mask(numbers: Sequence[int]) -> int:
+    bits = 0
+    for z in numbers:
+        bits |= 1 << z
+    return bits
+
+
+# ---------------------------------------------------------------- moves -------------
+def parse_move(move: Mapping[str, Any]) -> Move:
+    if not isinstance(move, Mapping) or move.get("type") != "draft":
+        kind = move.get("type") if isinstance(move, Mapping) else None
+        raise RuleViolation(
+            "unknown_move", f"{kind!r} is not a move of this game; the only move is 'draft'."
+        )
+    z = move.get("card")
+    if not isinstance(z, int) or isinstance(z, bool):
+        raise RuleViolation("bad_move", f"A draft names a card by atomic number, not {z!r}.")
+    extra = set(move) - {"type", "card"}
+    if extra:
+        raise RuleViolation("bad_move", f"A draft has only 'type' and 'card'; remove {extra}.")
+    return {"type": "draft", "card": z}
+
+
+def verify_draft(state: State, seat: int, z: int) -> None:
+    """Raise the ``RuleViolation`` that forbids ``seat`` drafting ``z``, if any."""
+    check_seat(state, seat)
+    if finished(state):
+        raise RuleViolation("game_over", "The draft is over: every card has been drafted.")
+    if state["pending"][seat] is not None:
+        chosen = element(state["pending"][seat]).symbol
+        raise RuleViolation(
+            "already_selected",
+            f"You already selected {chosen} this round; wait for the others to select.",
+            rule=SEED_DRAFT,
+        )
+    if z not in state["hands"][seat]:
+        name = f"{element(z).symbol} ({z})" if 1 <= z <= MAX_Z else str(z)
+        raise RuleViolation(
+            "not_in_hand",
+            f"{name} is not in your hand; choose one of the cards you hold.",
+            rule=SEED_DRAFT,
+            card=z,
+        )
+
+
+def can_draft(state: State, seat: int, z: int) -> bool:
+    try:
+        verify_draft(state, seat, z)
+    except RuleViolation:
+        return False
+    return True
+
+
+def to_act(state: State) -> list[int]:
+    if finished(state):
+        return []
+    return [s for s, p in enumerate(state["pending"]) if p is None]
+
+
+def legal_moves(state: State, seat: int) -> list[Move]:
+    check_seat(state, seat)
+    return [{"type": "draft", "card": z} for z in state["hands"][seat] if can_draft(state, seat, z)]
+
+
+def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
+    move = parse_move(move)
+    z = move["card"]
+    verify_draft(state, seat, z)
+    pending = list(state["pending"])
+    pending[seat] = z
+    new: State = {**state, "pending": pending}
+    events: list[Event] = [{"type": "card_selected", "seat": seat, "card": z}]
+    if all(p is not None for p in pending):
+        new, more = _reveal(new)
+        events.extend(more)
+    return new, events
+
+
+def _reveal(state: State) -> tuple[State, list[Event]]:
+    players = int(state["players"])
+    turn = int(state["turn"])
+    picks: list[int] = list(state["pending"])
+    hands = [[c for c in hand if c != picks[s]] for s, hand in enumerate(state["hands"])]
+    drafted = [[*d, picks[s]] for s, d in enumerate(state["drafted"])]
+    events: list[Event] = [
+        {
+            "type": "cards_revealed",
+            "turn": turn,
+            "cards": [{"seat": s, **card(picks[s])} for s in range(players)],
+        }
+    ]
+    placed = placings(state)
+    index = word_index(state)
+    achievers = []
+    for s in range(players):
+        if s in placed:
+            continue
+        spelling = index.first_completed_by(mask(drafted[s]), picks[s])
+        if spelling is not None:
+            achievers.append((s, spelling))
+    new_placings = list(state["placings"])
+    place = len(placed) + 1
+    for s, spelling in achievers:
+        record = {
+            "seat": s,
+            "turn": turn,
+            "place": place,
+            "points": scoring.place_points(place),
+            "word": spelling.word,
+            "symbols": list(spelling.symbols),
+            "cards": list(spelling.numbers),
+            "tied": len(achievers) > 1,
+        }
+        new_placings.append(record)
+        events.append({"type": "word_spelled", **record})
+    new: State = {
+        **state,
+        "hands": hands,
+        "drafted": drafted,
+        "pending": [None] * players,
+        "placings": new_placings,
+        "turn": turn + 1,
+    }
+    if finished(new):
+        outcome_ = outcome(new)
+        events.append({"type": "game_over", **outcome_.to_json()})
+    else:
+        passed: list[list[int]] = [[] for _ in range(players)]
+        for s in range(players):
+            passed[left_of(s, players)] = hands[s]
+        new["hands"] = passed
+        events.append({"type": "hands_passed", "turn": turn, "direction": "left"})
+    return new, events
+
+
+# ---------------------------------------------------------------- views -------------
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    if seat is not None:
+        check_seat(state, seat)
+    players = int(state["players"])
+    placed = placings(state)
+    table = scores(state)["seats"]
+    seats = [
+        {
+            "seat": s,
+            "drafted": [card(z) for z in state["drafted"][s]],
+            "hand_count": len(state["hands"][s]),
+            "has_selected": state["pending"][s] is not None,
+            "word": placed.get(s),
+            "score": table[s]["total"],
+        }
+        for s in range(players)
+    ]
+    words = state["options"].get("words")
+    out: dict[str, Any] = {
+        "game": INFO.slug,
+        "players": players,
+        "turn": min(int(state["turn"]), int(state["hand_size"])),
+        "rounds": state["hand_size"],
+        "finished": finished(state),
+        "deck_size": state["deck_size"],
+        "hand_size": state["hand_size"],
+        "set_aside_count": len(state["set_aside"]),
+        "word_list": "default" if words is None else "custom",
+        "radioactivity_scored": players >= scoring.RADIOACTIVITY_MIN_PLAYERS,
+        "seats": seats,
+        "you": None,
+    }
+    if seat is not None:
+        pending = state["pending"][seat]
+        out["you"] = {
+            "seat": seat,
+            "hand": [card(z) for z in state["hands"][seat]],
+            "selection": card(pending) if pending is not None else None,
+            "left": left_of(seat, players),
+            "right": (seat - 1) % players,
+        }
+    return out
+
+
+def scores(state: State) -> dict[str, Any]:
+    drafted = state["drafted"]
+    masses = [scoring.total_mass(d) for d in drafted]
+    placed = placings(state)
+    bismuth = bool(state["options"]["bismuth_radioactive"])
+    seats = [
+        scoring.seat_breakdown(s, drafted, placed, bismuth_radioactive=bismuth, masses=masses)
+        for s in range(int(state["players"]))
+    ]
+    return {"final": finished(state), "seats": seats}
+
+
+def ranking(state: State) -> list[int]:
+    """Seats best first: total, then the highest atomic number drafted."""
+    table = scores(state)["seats"]
+    return sorted(
+        range(len(table)),
+        key=lambda s: (-table[s]["total"], -table[s]["highest_atomic_number"], s),
+    )
+
+
+def outcome(state: State) -> Outcome:
+    if not finished(state):
+        return Outcome(finished=False)
+    table = scores(state)["seats"]
+    order = ranking(state)
+    best = table[order[0]]["total"]
+    tied = [s for s in order if table[s]["total"] == best]
+    # Each element exists once, so the highest atomic numbers of tied seats differ.
+    return Outcome(
+        finished=True,
+        winners=(order[0],),
+        ranking=tuple(order),
+        tie_break="highest_atomic_number" if len(tied) > 1 else None,
+    )
+
+
+def bot_move(state: State, seat: int, bot: str) -> tuple[Move, State]:
+    legal = legal_moves(state, seat)
+    if not legal:
+        verify_draft(state, seat, -1)  # raises the reason there is no move
+    z, rng = choose(state, seat, bot, [m["card"] for m in legal])
+    return {"type": "draft", "card": z}, {**state, "rng": rng}
+
+
+def check(state: State) -> None:
+    """Invariants: each dealt card exactly once; hands shrink in step; selections held."""
+    players = int(state["players"])
+    hands, drafted, pending = state["hands"], state["drafted"], state["pending"]
+    problems = []
+    if not (len(hands) == len(drafted) == len(pending) == players):
+        problems.append("seat lists differ in length")
+    cards = [z for h in hands for z in h] + [z for d in drafted for z in d]
+    if len(cards) != len(set(cards)) or set(cards) & set(state["set_aside"]):
+        problems.append("a card appears twice")
+    if len(cards) != players * int(state["hand_size"]):
+        problems.append("cards were lost or added")
+    turn = int(state["turn"])
+    if {len(d) for d in drafted} != {turn - 1}:
+        problems.append("drafted piles are not all of size turn-1")
+    if {len(h) for h in hands} != {int(state["hand_size"]) - turn + 1}:
+        problems.append("hands are not all the same size")
+    for s, p in enumerate(pending):
+        if p is not None and p not in hands[s]:
+            problems.append(f"seat {s} selected a card it does not hold")
+    if problems:
+        raise RuleViolation("state_invalid", "; ".join(problems))
+
+
+def redeal_hidden(state: State, seat: int | None, seed: int) -> State:
+    """Resample what ``seat`` cannot see: other hands, the set-aside cards, other
+    seats' selections and the random state."""
+    rng = new_rng(seed)
+    others = [s for s in range(int(state["players"])) if s != seat]
+    pool = [z for s in others for z in state["hands"][s]] + list(state["set_aside"])
+    rng, pool = shuffled(rng, pool)
+    hands = [list(h) for h in state["hands"]]
+    pending = list(state["pending"])
+    for s in others:
+        size = len(hands[s])
+        hands[s], pool = sorted(pool[:size]), pool[size:]
+        if pending[s] is not None:
+            rng, i = randbelow(rng, size)
+            pending[s] = hands[s][i]
+    return {**state, "hands": hands, "pending": pending, "set_aside": sorted(pool), "rng": rng}
+
+
+def deck() -> list[dict[str, Any]]:
+    """Every card of the full 103-card deck with the facts scoring uses."""
+    return [
+        {
+            "z": e.number,
+            "symbol": e.symbol,
+            "name": e.name,
+            "mass": e.mass,
+            "mass_is_standard": e.mass_is_standard,
+            "family": e.family,
+            "family_name": FAMILY_NAMES[e.family],
+            "ion_charges": list(e.ion_charges),
+            "radioactive": e.radioactive,
+        }
+        for e in ELEMENTS
+    ]
+
+
+class _ElementDraft:
+    info = INFO
+    setup = staticmethod(setup)
+    parse_move = staticmethod(parse_move)
+    to_act = staticmethod(to_act)
+    legal_moves = staticmethod(legal_moves)
+    apply = staticmethod(apply)
+    view = staticmethod(view)
+    scores = staticmethod(scores)
+    outcome = staticmethod(outcome)
+    bot_move = staticmethod(bot_move)
+    check = staticmethod(check)
+    redeal_hidden = staticmethod(redeal_hidden)
+    deck = staticmethod(deck)
+
+
+GAME = _ElementDraft()

@@ -1,0 +1,191 @@
+"""Scoring of the Chemistry Card Game: six categories, each with its evidence.
+
+Every function takes plain data (atomic numbers) so that the game, the greedy
+bot and the tests share one implementation.
+
+>>> atomic_number([1, 5, 6, 7, 10, 11, 13])["points"]
+9
+>>> family([3, 11, 19])["points"]  # three alkali metals: largest family 3
+3
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from rules.chemistry.elements import FAMILIES, element, is_radioactive
+from rules.chemistry.ions import max_ion_pairs
+from rules.core import neighbours
+
+RUN_POINTS = {2: 4, 3: 9, 4: 16}
+FAMILY_POINTS = {2: 1, 3: 3, 4: 6, 5: 10, 6: 15}
+SYMBOL_POINTS = (8, 5, 2)
+ION_PAIR_POINTS = 5
+RADIOACTIVE_BONUS = 7
+RADIOACTIVE_PENALTY = -3
+RADIOACTIVITY_MIN_PLAYERS = 7
+MASS_PLACES = 6  # masses are compared after rounding to micro-daltons
+
+CATEGORIES = (
+    "atomic_number",
+    "atomic_mass",
+    "atomic_symbol",
+    "ionization",
+    "family",
+    "radioactivity",
+)
+
+
+def longest_run(numbers: Iterable[int]) -> list[int]:
+    """The longest run of consecutive atomic numbers (the lowest such run on a tie).
+
+    >>> longest_run([1, 5, 6, 7, 10, 11, 13])
+    [5, 6, 7]
+    >>> longest_run([])
+    []
+    """
+    ordered = sorted(set(numbers))
+    best: list[int] = []
+    run: list[int] = []
+    for z in ordered:
+        run = [*run, z] if run and z == run[-1] + 1 else [z]
+        if len(run) > len(best):
+            best = run
+    return best
+
+
+def atomic_number(numbers: Sequence[int]) -> dict[str, Any]:
+    """Square of the longest run, counting 2 to 4 cards; a run of 1 scores 0.
+
+    >>> atomic_number([20, 21, 22, 23, 24, 25])["points"]
+    16
+    """
+    run = longest_run(numbers)
+    counted = min(len(run), 4)
+    return {"points": RUN_POINTS.get(counted, 0), "run": run, "counted": counted}
+
+
+def total_mass(numbers: Iterable[int]) -> float:
+    """Sum of atomic masses, rounded so that equal totals compare equal."""
+    return round(sum(element(z).mass for z in numbers), MASS_PLACES)
+
+
+def atomic_mass(seat: int, masses: Sequence[float]) -> dict[str, Any]:
+    """+2 per neighbour with a lower total, -2 per neighbour with a higher one.
+
+    At a two-player table both neighbours are the same opponent, which gives the
+    seed's +4/-4.
+
+    >>> atomic_mass(0, [10.0, 5.0, 20.0])["points"]  # left 5.0 (lower), right 20.0
+    0
+    >>> atomic_mass(0, [10.0, 5.0])["points"]
+    4
+    """
+    players = len(masses)
+    mine = masses[seat]
+    comparisons = []
+    points = 0
+    for side, other in zip(("left", "right"), neighbours(seat, players), strict=True):
+        theirs = masses[other]
+        delta = 2 if mine > theirs else -2 if mine < theirs else 0
+        points += delta
+        comparisons.append({"side": side, "seat": other, "their_mass": theirs, "points": delta})
+    return {"points": points, "mass": mine, "neighbours": comparisons}
+
+
+def atomic_symbol(placing: dict[str, Any] | None) -> dict[str, Any]:
+    """Points for this seat's place in the race to spell a 5-letter word."""
+    if placing is None:
+        return {"points": 0, "word": None}
+    return {"points": placing["points"], "word": placing}
+
+
+def place_points(place: int) -> int:
+    """8, 5, 2 for places 1, 2, 3; nothing after."""
+    return SYMBOL_POINTS[place - 1] if 1 <= place <= len(SYMBOL_POINTS) else 0
+
+
+def ionization(numbers: Sequence[int]) -> dict[str, Any]:
+    """5 points per cation/anion pair of equal charge magnitude (maximum matching).
+
+    >>> ionization([11, 17, 20, 8])["points"]  # Na+ Cl-, Ca2+ O2-
+    10
+    """
+    pairs = max_ion_pairs(numbers)
+    return {
+        "points": ION_PAIR_POINTS * len(pairs),
+        "pairs": [
+            {
+                "cation": p.cation,
+                "anion": p.anion,
+                "charge": p.charge,
+                "formula": _formula(p.cation, p.anion),
+            }
+            for p in pairs
+        ],
+    }
+
+
+def _formula(cation: int, anion: int) -> str:
+    # equal charge magnitudes combine one to one
+    return element(cation).symbol + element(anion).symbol
+
+
+def family(numbers: Sequence[int]) -> dict[str, Any]:
+    """max(distinct families, size of the largest family), capped at 6, scored 1/3/6/10/15.
+
+    >>> family([1, 2])["points"]  # two families, largest 1 -> 2 -> 1 point
+    1
+    """
+    counts = Counter(element(z).family for z in numbers)
+    distinct = len(counts)
+    largest = max(counts.values(), default=0)
+    counted = min(max(distinct, largest), 6)
+    return {
+        "points": FAMILY_POINTS.get(counted, 0),
+        "families": {f: counts[f] for f in FAMILIES if counts[f]},
+        "distinct": distinct,
+        "largest": largest,
+        "counted": counted,
+    }
+
+
+def radioactivity(
+    numbers: Sequence[int], players: int, *, bismuth_radioactive: bool = False
+) -> dict[str, Any]:
+    """With 7+ players: 2+ radioactive cards +7, exactly one -3."""
+    hot = [z for z in numbers if is_radioactive(z, bismuth_radioactive=bismuth_radioactive)]
+    if players < RADIOACTIVITY_MIN_PLAYERS:
+        return {"points": 0, "radioactive": hot, "applies": False}
+    points = RADIOACTIVE_BONUS if len(hot) >= 2 else RADIOACTIVE_PENALTY if len(hot) == 1 else 0
+    return {"points": points, "radioactive": hot, "applies": True}
+
+
+def seat_breakdown(
+    seat: int,
+    drafted: Sequence[Sequence[int]],
+    placings: dict[int, dict[str, Any]],
+    *,
+    bismuth_radioactive: bool = False,
+    masses: Sequence[float] | None = None,
+) -> dict[str, Any]:
+    """All six categories for one seat, with the total."""
+    players = len(drafted)
+    mine = drafted[seat]
+    masses = masses if masses is not None else [total_mass(d) for d in drafted]
+    categories = {
+        "atomic_number": atomic_number(mine),
+        "atomic_mass": atomic_mass(seat, masses),
+        "atomic_symbol": atomic_symbol(placings.get(seat)),
+        "ionization": ionization(mine),
+        "family": family(mine),
+        "radioactivity": radioactivity(mine, players, bismuth_radioactive=bismuth_radioactive),
+    }
+    return {
+        "seat": seat,
+        "total": sum(c["points"] for c in categories.values()),
+        "highest_atomic_number": max(mine, default=0),
+        "categories": categories,
+    }

@@ -1,0 +1,19 @@
+"""Every game the service hosts, by slug."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rules.core import Game
+from rules.element_draft import GAME as ELEMENT_DRAFT
+
+
+def _index(*games: Game) -> Mapping[str, Game]:
+    return {g.info.slug: g for g in games}
+
+
+GAMES: Mapping[str, Game] = _index(ELEMENT_DRAFT)
+
+
+def get(slug: str) -> Game:
+    return GAMES[slug]

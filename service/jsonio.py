@@ -1,0 +1,32 @@
+"""Lean JSON responses: views are dumped with orjson, not field by field."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from flask import Response
+from flask.json.provider import JSONProvider
+
+_OPTIONS = orjson.OPT_NON_STR_KEYS
+
+
+def json_response(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    resp = Response(orjson.dumps(body, option=_OPTIONS), status=status, mimetype="application/json")
+    for name, value in (headers or {}).items():
+        resp.headers[name] = value
+    return resp
+
+
+class OrjsonProvider(JSONProvider):
+    """Flask's JSON provider backed by orjson (used by jsonify and the spec)."""
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        return orjson.dumps(obj, option=_OPTIONS | orjson.OPT_SORT_KEYS).decode()
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        return orjson.loads(s)
+
+    def response(self, *args: Any, **kwargs: Any) -> Response:
+        obj = self._prepare_response_obj(args, kwargs)
+        return self._app.response_class(self.dumps(obj), mimetype="application/json")

@@ -1,0 +1,127 @@
+"""RFC 9457 problem details: one exception type, one catalogue of stable codes.
+
+Every error the service sends is ``application/problem+json`` with ``type``,
+``title``, ``status``, ``detail`` and a machine ``code``; rule violations also
+carry ``rule`` (the seed sentence) and their details.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+from flask import Response
+
+PROBLEM_JSON = "application/problem+json"
+TYPE_BASE = "/v1/problems/"
+
+
+@dataclass(frozen=True)
+class ProblemKind:
+    status: int
+    title: str
+    description: str
+
+
+# Service-level problems. Rule violations come from each game's declared codes.
+SERVICE_PROBLEMS: Mapping[str, ProblemKind] = {
+    "malformed_json": ProblemKind(400, "Malformed JSON", "The request body is not valid JSON."),
+    "http_error": ProblemKind(
+        400, "HTTP error", "An HTTP-level error no other code covers; `status` tells which."
+    ),
+    "invalid_request": ProblemKind(
+        422,
+        "Invalid request",
+        "The request body does not match the schema; `errors` names each bad field.",
+    ),
+    "unsupported_media_type": ProblemKind(
+        415, "Unsupported media type", "Send the request body as application/json."
+    ),
+    "body_too_large": ProblemKind(
+        413, "Request body too large", "The request body exceeds the configured size limit."
+    ),
+    "not_found": ProblemKind(404, "Not found", "No resource at this URL."),
+    "unknown_game": ProblemKind(404, "Unknown game", "No game is registered under this slug."),
+    "method_not_allowed": ProblemKind(
+        405, "Method not allowed", "This URL does not accept this HTTP method."
+    ),
+    "token_invalid": ProblemKind(
+        400,
+        "Invalid state token",
+        "The state token was altered, truncated, or sealed with a key this service does not have.",
+    ),
+    "token_wrong_game": ProblemKind(
+        400, "State token of another game", "The state token belongs to a different game."
+    ),
+    "token_version_unsupported": ProblemKind(
+        400,
+        "Unsupported state token version",
+        "The state token was written by a rules or format version this service does not run.",
+    ),
+    "seat_token_invalid": ProblemKind(
+        403,
+        "Seat token refused",
+        "The seat token does not belong to this seat of this game.",
+    ),
+    "internal_error": ProblemKind(
+        500, "Internal error", "An unexpected error; it has been logged with the request id."
+    ),
+}
+
+
+class Problem(Exception):
+    """An HTTP problem to send; ``extensions`` become extra members of the body."""
+
+    def __init__(
+        self,
+        code: str,
+        detail: str,
+        *,
+        status: int | None = None,
+        title: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        **extensions: Any,
+    ) -> None:
+        super().__init__(detail)
+        kind = SERVICE_PROBLEMS.get(code)
+        self.code = code
+        self.detail = detail
+        self.status = status or (kind.status if kind else 422)
+        self.title = title or (kind.title if kind else code.replace("_", " ").capitalize())
+        self.headers = dict(headers or {})
+        self.extensions = extensions
+
+    def body(self, instance: str | None = None) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "type": TYPE_BASE + self.code,
+            "title": self.title,
+            "status": self.status,
+            "detail": self.detail,
+            "code": self.code,
+        }
+        if instance:
+            body["instance"] = instance
+        body.update(self.extensions)
+        return body
+
+    def response(self, instance: str | None = None) -> Response:
+        resp = Response(
+            orjson.dumps(self.body(instance), option=orjson.OPT_NON_STR_KEYS),
+            status=self.status,
+            mimetype=PROBLEM_JSON,
+        )
+        for name, value in self.headers.items():
+            resp.headers[name] = value
+        return resp
+
+
+def from_violation(err: Any) -> Problem:
+    """A ``rules.core.RuleViolation`` as a problem (422 unless the rule says 409)."""
+    extensions: dict[str, Any] = {}
+    if err.rule:
+        extensions["rule"] = err.rule
+    if err.details:
+        extensions["details"] = err.details
+    return Problem(err.code, err.message, status=err.status, **extensions)

@@ -1,0 +1,10 @@
+"""The games served over HTTP: each rules game with its HTTP schemas."""
+
+from __future__ import annotations
+
+from .play import GameApi
+from .schemas.element_draft import API as ELEMENT_DRAFT
+
+
+def game_apis() -> dict[str, GameApi]:
+    return {api.slug: api for api in (ELEMENT_DRAFT,)}

@@ -1,0 +1,136 @@
+"""Sealed state tokens and seat tokens.
+
+A state token is ``MultiFernet(zlib(orjson(envelope)))``: authenticated
+encryption, so a client can neither read the hidden state (hands, pending
+selections, deck order, random state) nor alter it. The envelope binds the state
+to its game slug, rules version, format version, game id and state version.
+The first configured key seals; every configured key opens, so keys rotate by
+prepending a new key and dropping the old one once its tokens have aged out.
+
+Seat tokens are keyed hashes of ``game id : seat`` derived from the same keys,
+so rotation covers them too.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import zlib
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+from cryptography.fernet import Fernet, InvalidToken, MultiFernet
+
+from .problems import Problem
+
+FORMAT_VERSION = 1
+HOST = "host"
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """What a state token carries besides the rules state."""
+
+    slug: str
+    rules_version: int
+    game_id: str
+    version: int
+    state: dict[str, Any]
+
+
+class Sealer:
+    """Seals and opens state tokens; issues and checks seat tokens."""
+
+    def __init__(self, keys: tuple[str, ...]) -> None:
+        if not keys:
+            raise ValueError("at least one state key is required")
+        self._fernet = MultiFernet([Fernet(k) for k in keys])
+        self._seat_keys = [
+            hmac.new(base64.urlsafe_b64decode(k), b"seat-token-v1", hashlib.sha256).digest()
+            for k in keys
+        ]
+
+    # state tokens -----------------------------------------------------------------
+    def seal(self, env: Envelope) -> str:
+        payload = orjson.dumps(
+            {
+                "f": FORMAT_VERSION,
+                "g": env.slug,
+                "r": env.rules_version,
+                "id": env.game_id,
+                "v": env.version,
+                "s": env.state,
+            }
+        )
+        return self._fernet.encrypt(zlib.compress(payload, 6)).decode("ascii")
+
+    def open(self, token: str, *, slug: str, rules_version: int) -> Envelope:
+        """The envelope inside ``token``, or a 400 problem saying why not."""
+        try:
+            encoded = token.encode("ascii")
+            # base64 decoding ignores stray characters and the spare bits of the last
+            # character; insisting on the canonical spelling refuses every altered byte
+            if base64.urlsafe_b64encode(base64.urlsafe_b64decode(encoded)) != encoded:
+                raise ValueError("non-canonical token")
+            raw = self._fernet.decrypt(encoded)
+            data = orjson.loads(zlib.decompress(raw))
+        except (InvalidToken, UnicodeEncodeError, ValueError, zlib.error, TypeError):
+            raise Problem(
+                "token_invalid",
+                "This state token cannot be opened: it was changed, cut short, or sealed "
+                "by another service. Send the latest token this service returned.",
+            ) from None
+        if not isinstance(data, dict) or data.get("f") != FORMAT_VERSION:
+            found = data.get("f") if isinstance(data, dict) else None
+            raise Problem(
+                "token_version_unsupported",
+                f"This state token has format {found!r}; this service reads format "
+                f"{FORMAT_VERSION}. Start a new game.",
+            )
+        if data.get("g") != slug:
+            raise Problem(
+                "token_wrong_game",
+                f"This state token belongs to the game {data.get('g')!r}, not {slug!r}. "
+                f"Send it to /v1/{data.get('g')}/... instead.",
+                token_game=data.get("g"),
+            )
+        if data.get("r") != rules_version:
+            raise Problem(
+                "token_version_unsupported",
+                f"This state token was written by rules version {data.get('r')!r} of {slug}; "
+                f"this service runs version {rules_version}. Start a new game.",
+            )
+        return Envelope(slug, rules_version, data["id"], data["v"], data["s"])
+
+    # seat tokens ------------------------------------------------------------------
+    def _mac(self, key: bytes, game_id: str, who: str) -> str:
+        digest = hmac.new(key, f"{game_id}:{who}".encode(), hashlib.sha256).digest()[:18]
+        return base64.urlsafe_b64encode(digest).decode("ascii")
+
+    def seat_token(self, game_id: str, seat: int) -> str:
+        return self._mac(self._seat_keys[0], game_id, str(seat))
+
+    def host_token(self, game_id: str) -> str:
+        return self._mac(self._seat_keys[0], game_id, HOST)
+
+    def _matches(self, game_id: str, who: str, token: object) -> bool:
+        if not isinstance(token, str):
+            return False
+        candidate = token.encode("ascii", "replace")
+        return any(
+            hmac.compare_digest(self._mac(k, game_id, who).encode(), candidate)
+            for k in self._seat_keys
+        )
+
+    def check_seat(self, game_id: str, seat: int, token: object) -> None:
+        """Accept the seat's own token (or the host token); else 403."""
+        if self._matches(game_id, str(seat), token) or self._matches(game_id, HOST, token):
+            return
+        raise Problem(
+            "seat_token_invalid",
+            f"This seat token does not belong to seat {seat} of this game. "
+            "Use the seat token you were given at setup for your own seat.",
+            seat=seat,
+        )

@@ -1,0 +1,89 @@
+"""Shared fixtures: an app with fixed keys, a client, and game helpers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from cryptography.fernet import Fernet
+from flask import Flask
+from flask.testing import FlaskClient
+
+from service import create_app
+from service.config import Settings
+
+KEY_A = Fernet.generate_key().decode()
+KEY_B = Fernet.generate_key().decode()
+
+
+def make_settings(*keys: str, **kw: Any) -> Settings:
+    return Settings(state_keys=keys or (KEY_A,), log_level="WARNING", **kw)
+
+
+@pytest.fixture(scope="session")
+def app() -> Flask:
+    return create_app(make_settings(KEY_A))
+
+
+@pytest.fixture()
+def client(app: Flask) -> Iterator[FlaskClient]:
+    with app.test_client() as c:
+        yield c
+
+
+class Table:
+    """A game played over HTTP through the test client."""
+
+    def __init__(self, client: FlaskClient, slug: str, setup: dict[str, Any]) -> None:
+        self.client = client
+        self.slug = slug
+        resp = client.post(f"/v1/{slug}/setup", json=setup)
+        assert resp.status_code == 201, resp.get_json()
+        self.setup = resp.get_json()
+        self.token: str = self.setup["token"]
+        self.seat_tokens = {s["seat"]: s["seat_token"] for s in self.setup["seats"]}
+        self.host_token: str = self.setup["host_token"]
+        self.last: dict[str, Any] = self.setup
+
+    def post(self, path: str, body: dict[str, Any]) -> Any:
+        return self.client.post(f"/v1/{self.slug}/{path}", json=body)
+
+    def move(self, seat: int, move: dict[str, Any], *, expect: int = 200) -> dict[str, Any]:
+        resp = self.post(
+            "moves",
+            {"token": self.token, "seat": seat, "seat_token": self.seat_tokens[seat], "move": move},
+        )
+        assert resp.status_code == expect, resp.get_json()
+        body: dict[str, Any] = resp.get_json()
+        if expect == 200:
+            self.token = body["token"]
+            self.last = body
+        return body
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        body: dict[str, Any] = {"token": self.token}
+        if seat is not None:
+            body.update(seat=seat, seat_token=self.seat_tokens[seat])
+        resp = self.post("view", body)
+        assert resp.status_code == 200, resp.get_json()
+        return resp.get_json()  # type: ignore[no-any-return]
+
+    def bot(self, seat: int, bot: str = "random") -> dict[str, Any]:
+        resp = self.post(
+            "bot-move",
+            {"token": self.token, "seat": seat, "seat_token": self.seat_tokens[seat], "bot": bot},
+        )
+        assert resp.status_code == 200, resp.get_json()
+        body: dict[str, Any] = resp.get_json()
+        self.token = body["token"]
+        self.last = body
+        return body
+
+
+@pytest.fixture()
+def table(client: FlaskClient) -> Any:
+    def make(slug: str, **setup: Any) -> Table:
+        return Table(client, slug, setup)
+
+    return make

@@ -1,0 +1,119 @@
+"""The engine contract, checked for every registered game (OpenSpiel-style).
+
+Random playouts to the end at every player count; after every move: invariants
+hold, the state round-trips through JSON and the sealed token, views do not
+change when what the seat cannot see is resampled, every legal move applies, and
+an illegal move is refused with a code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules.core import Game, RuleViolation
+from rules.registry import GAMES
+from service.tokens import Envelope, Sealer
+
+from .conftest import KEY_A
+
+SEALER = Sealer((KEY_A,))
+MAX_MOVES = 5000
+
+
+def round_trips(game: Game, state: dict[str, Any]) -> None:
+    assert orjson.loads(orjson.dumps(state)) == state, "state is not plain JSON"
+    env = Envelope(game.info.slug, game.info.rules_version, "g", 1, state)
+    token = SEALER.seal(env)
+    assert SEALER.open(token, slug=game.info.slug, rules_version=game.info.rules_version) == env
+
+
+def views_hide_secrets(game: Game, state: dict[str, Any], salt: int) -> None:
+    players = int(state["players"])
+    for seat in [None, *range(players)]:
+        seen = game.view(state, seat)
+        for k in range(2):
+            other = game.redeal_hidden(state, seat, salt * 7 + k)
+            assert game.view(other, seat) == seen, f"view of {seat} depends on hidden state"
+        text = orjson.dumps(seen).decode()
+        assert state["rng"]["key"] not in text
+
+
+def legal_moves_apply(game: Game, state: dict[str, Any]) -> None:
+    for seat in game.to_act(state):
+        for move in game.legal_moves(state, seat):
+            game.apply(state, seat, move)
+
+
+def illegal_is_refused(game: Game, state: dict[str, Any]) -> None:
+    seat = (game.to_act(state) or [0])[0]
+    with pytest.raises(RuleViolation) as err:
+        game.apply(state, seat, {"type": "no-such-move"})
+    assert err.value.code == "unknown_move"
+    waiting = [s for s in range(int(state["players"])) if s not in game.to_act(state)]
+    for s in waiting:
+        for move in game.legal_moves(state, s) or []:
+            pytest.fail(f"seat {s} is not to act but has legal move {move}")
+
+
+def playout(game: Game, players: int, seed: int, bots: list[str], deep: bool) -> int:
+    state = game.setup(players, {}, seed)
+    moves = 0
+    while not game.outcome(state).finished:
+        game.check(state)
+        if deep:
+            round_trips(game, state)
+            views_hide_secrets(game, state, moves)
+            legal_moves_apply(game, state)
+            illegal_is_refused(game, state)
+        to_act = game.to_act(state)
+        assert to_act, "the game is not over but nobody may act"
+        seat = to_act[moves % len(to_act)]
+        move, state = game.bot_move(state, seat, bots[moves % len(bots)])
+        state, events = game.apply(state, seat, move)
+        assert all(isinstance(e, dict) and "type" in e for e in events)
+        moves += 1
+        assert moves < MAX_MOVES, "the game does not end"
+    game.check(state)
+    round_trips(game, state)
+    assert game.to_act(state) == []
+    outcome = game.outcome(state)
+    assert outcome.winners and set(outcome.ranking) == set(range(players))
+    return moves
+
+
+CASES = [
+    (slug, players)
+    for slug, game in sorted(GAMES.items())
+    for players in range(game.info.min_players, game.info.max_players + 1)
+]
+
+
+@pytest.mark.parametrize(("slug", "players"), CASES)
+def test_full_playout_with_deep_checks(slug: str, players: int) -> None:
+    assert playout(GAMES[slug], players, seed=players, bots=["random", "greedy"], deep=True) > 0
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_random_playouts(slug: str, data: st.DataObject) -> None:
+    game = GAMES[slug]
+    players = data.draw(st.integers(game.info.min_players, game.info.max_players))
+    seed = data.draw(st.integers(0, 2**63 - 1))
+    bots = data.draw(st.lists(st.sampled_from(game.info.bots), min_size=1, max_size=3))
+    playout(game, players, seed, bots, deep=False)
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_metadata_is_complete(slug: str) -> None:
+    info = GAMES[slug].info
+    assert info.slug == slug and info.title and info.summary and info.seed_file
+    assert info.min_players <= info.max_players
+    assert {"random", "greedy"} <= set(info.bots)
+    for option in info.options:
+        assert option.description and option.kind

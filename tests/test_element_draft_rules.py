@@ -1,0 +1,314 @@
+"""The Chemistry Card Game: every rule and every worked example of the seed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from rules.core import RuleViolation
+from rules.element_draft import GAME
+from rules.element_draft import scoring as sc
+from rules.element_draft.game import DEAL_TABLE
+
+# ------------------------------------------------------------------ the deal table ------
+
+
+@pytest.mark.parametrize(
+    ("players", "deck", "hand"),
+    [
+        (2, 36, 15),
+        (3, 54, 15),
+        (4, 54, 13),
+        (5, 54, 10),
+        (6, 86, 14),
+        (7, 103, 14),
+        (8, 103, 12),
+        (9, 103, 11),
+        (10, 103, 10),
+    ],
+)
+def test_deal_follows_the_seed_table(players: int, deck: int, hand: int) -> None:
+    state = GAME.setup(players, {}, seed=players)
+    assert DEAL_TABLE[players] == (deck, hand)
+    assert [len(h) for h in state["hands"]] == [hand] * players
+    dealt = [z for h in state["hands"] for z in h]
+    assert len(set(dealt)) == len(dealt) and max(dealt) <= deck
+    assert sorted(dealt + state["set_aside"]) == list(range(1, deck + 1))
+    assert len(state["set_aside"]) == deck - players * hand
+
+
+def test_setup_is_deterministic_for_a_seed_and_varies_between_seeds() -> None:
+    assert GAME.setup(4, {}, seed=1) == GAME.setup(4, {}, seed=1)
+    assert GAME.setup(4, {}, seed=1)["hands"] != GAME.setup(4, {}, seed=2)["hands"]
+
+
+@pytest.mark.parametrize("players", [1, 11, 0, -3])
+def test_player_count_outside_2_to_10_is_refused(players: int) -> None:
+    with pytest.raises(RuleViolation) as err:
+        GAME.setup(players, {}, seed=1)
+    assert err.value.code == "bad_players"
+
+
+# ------------------------------------------------------------------ drafting ------------
+
+
+def test_selection_is_private_until_everyone_has_selected() -> None:
+    state = GAME.setup(3, {}, seed=5)
+    z0 = state["hands"][0][0]
+    state, events = GAME.apply(state, 0, {"type": "draft", "card": z0})
+    assert events == [{"type": "card_selected", "seat": 0, "card": z0}]
+    for seat in (1, 2, None):
+        seen = GAME.view(state, seat)
+        assert seen["seats"][0]["has_selected"] is True
+        assert seen["seats"][0]["drafted"] == []
+        assert str(z0) not in repr(seen["seats"])
+    assert GAME.view(state, 0)["you"]["selection"]["z"] == z0
+
+
+def test_reveal_then_pass_left() -> None:
+    state = GAME.setup(3, {"deal": [[1, 2], [3, 4], [5, 6]]}, seed=0)
+    state, _ = GAME.apply(state, 0, {"type": "draft", "card": 1})
+    state, _ = GAME.apply(state, 1, {"type": "draft", "card": 4})
+    state, events = GAME.apply(state, 2, {"type": "draft", "card": 5})
+    types = [e["type"] for e in events]
+    assert types == ["card_selected", "cards_revealed", "hands_passed"]
+    assert [c["z"] for c in events[1]["cards"]] == [1, 4, 5]
+    assert state["drafted"] == [[1], [4], [5]]
+    # seat s passes to seat s+1 (its left): seat 1 now holds seat 0's rest
+    assert state["hands"] == [[6], [2], [3]]
+    assert state["turn"] == 2
+
+
+def test_the_draft_ends_when_all_cards_are_drafted() -> None:
+    state = GAME.setup(2, {"deal": [[1, 2], [3, 4]]}, seed=0)
+    for seat, z in [(0, 1), (1, 3), (0, 4), (1, 2)]:
+        state, events = GAME.apply(state, seat, {"type": "draft", "card": z})
+    assert events[-1]["type"] == "game_over"
+    assert GAME.outcome(state).finished and GAME.to_act(state) == []
+    with pytest.raises(RuleViolation) as err:
+        GAME.apply(state, 0, {"type": "draft", "card": 1})
+    assert err.value.code == "game_over"
+
+
+@pytest.mark.parametrize(
+    ("move", "code"),
+    [
+        ({"type": "draft", "card": 99}, "not_in_hand"),
+        ({"type": "draft", "card": 0}, "not_in_hand"),
+        ({"type": "draft", "card": "H"}, "bad_move"),
+        ({"type": "draft", "card": True}, "bad_move"),
+        ({"type": "draft", "card": 1, "extra": 1}, "bad_move"),
+        ({"type": "pass"}, "unknown_move"),
+        ({}, "unknown_move"),
+    ],
+)
+def test_bad_moves_name_the_rule(move: dict[str, Any], code: str) -> None:
+    state = GAME.setup(2, {"deal": [[1, 2], [3, 4]]}, seed=0)
+    with pytest.raises(RuleViolation) as err:
+        GAME.apply(state, 0, move)
+    assert err.value.code == code
+    assert err.value.message
+
+
+def test_a_second_selection_in_one_round_is_refused() -> None:
+    state = GAME.setup(2, {"deal": [[1, 2], [3, 4]]}, seed=0)
+    state, _ = GAME.apply(state, 0, {"type": "draft", "card": 1})
+    with pytest.raises(RuleViolation) as err:
+        GAME.apply(state, 0, {"type": "draft", "card": 2})
+    assert err.value.code == "already_selected" and "H" in err.value.message
+    assert GAME.legal_moves(state, 0) == []
+
+
+def test_apply_never_mutates_its_input() -> None:
+    state = GAME.setup(3, {}, seed=8)
+    snapshot = repr(state)
+    for seat in range(3):
+        GAME.apply(state, seat, {"type": "draft", "card": state["hands"][seat][0]})
+    assert repr(state) == snapshot
+
+
+def test_custom_deal_is_validated() -> None:
+    for deal, fragment in [
+        ([[1, 2], [3]], "same number"),
+        ([[1, 2], [2, 3]], "He"),
+        ([[1, 104], [2, 3]], "104"),
+        ([[1, 2]], "2 hands"),
+    ]:
+        with pytest.raises(RuleViolation) as err:
+            GAME.setup(2, {"deal": deal}, seed=0)
+        assert err.value.code == "bad_deal" and fragment in err.value.message
+
+
+# ------------------------------------------------------------------ scoring ------------
+
+
+def test_seed_example_atomic_number() -> None:
+    # "if a player has atomic numbers 1, 5, 6, 7, 10, 11, and 13, they would score 9 points"
+    result = sc.atomic_number([1, 5, 6, 7, 10, 11, 13])
+    assert result["points"] == 9 and result["run"] == [5, 6, 7]
+
+
+@pytest.mark.parametrize(
+    ("numbers", "points"),
+    [
+        ([], 0),
+        ([8], 0),
+        ([1, 3, 5], 0),
+        ([1, 2], 4),
+        ([1, 2, 3], 9),
+        ([1, 2, 3, 4], 16),
+        ([20, 21, 22, 23, 24, 25], 16),
+        ([30, 2, 31, 3], 4),
+    ],
+)
+def test_atomic_number_table(numbers: list[int], points: int) -> None:
+    assert sc.atomic_number(numbers)["points"] == points
+
+
+def test_atomic_mass_two_players_is_plus_or_minus_four() -> None:
+    assert sc.atomic_mass(0, [50.0, 10.0])["points"] == 4
+    assert sc.atomic_mass(1, [50.0, 10.0])["points"] == -4
+    assert sc.atomic_mass(0, [10.0, 10.0])["points"] == 0
+
+
+def test_atomic_mass_against_each_neighbour() -> None:
+    masses = [10.0, 20.0, 30.0, 40.0]
+    # seat 0: left is seat 1 (20, heavier: -2), right is seat 3 (40, heavier: -2)
+    assert sc.atomic_mass(0, masses)["points"] == -4
+    assert sc.atomic_mass(3, masses)["points"] == 4
+    assert sc.atomic_mass(1, masses)["points"] == 0
+    assert sc.atomic_mass(1, [10.0, 20.0, 20.0])["points"] == 2  # tie with seat 2 scores 0
+
+
+def test_mass_ties_are_exact_despite_float_sums() -> None:
+    # 0.1-style rounding error must not break a genuine tie
+    assert sc.total_mass([1, 2]) == round(sc.total_mass([2]) + sc.total_mass([1]), 6)
+
+
+def test_seed_example_word_race_with_a_tie() -> None:
+    """Barry and Suzy tie first on turn 4 (8 each); the next on turn 5 is 3rd (2)."""
+    deal = [[5, 7, 73, 10, 13], [8, 16, 19, 3, 33], [89, 4, 6, 2, 53]]
+    picks = {  # turn -> picks of seats 0, 1, 2 (hands rotate left every turn)
+        1: (5, 16, 2),
+        2: (89, 73, 3),
+        3: (8, 6, 13),
+        4: (7, 19, 53),
+        5: (4, 10, 33),
+    }
+    state = GAME.setup(3, {"deal": deal, "words": ["bacon", "stack", "alias"]}, seed=0)
+    spelled: list[dict[str, Any]] = []
+    for turn in range(1, 6):
+        for seat, z in enumerate(picks[turn]):
+            state, events = GAME.apply(state, seat, {"type": "draft", "card": z})
+            spelled += [e for e in events if e["type"] == "word_spelled"]
+    got = {(e["seat"], e["turn"], e["place"], e["points"], e["word"]) for e in spelled}
+    assert got == {(0, 4, 1, 8, "bacon"), (1, 4, 1, 8, "stack"), (2, 5, 3, 2, "alias")}
+    table = GAME.scores(state)["seats"]
+    assert [t["categories"]["atomic_symbol"]["points"] for t in table] == [8, 8, 2]
+    assert table[0]["categories"]["atomic_symbol"]["word"]["symbols"] == ["B", "Ac", "O", "N"]
+
+
+def test_second_place_scores_five_and_fourth_scores_nothing() -> None:
+    assert [sc.place_points(p) for p in (1, 2, 3, 4, 5)] == [8, 5, 2, 0, 0]
+
+
+def test_a_seat_places_only_once() -> None:
+    deal = [[5, 89, 8, 7, 56, 27], [1, 2, 3, 4, 9, 10]]
+    state = GAME.setup(2, {"deal": deal, "words": ["bacon"]}, seed=0)
+    # seat 0 keeps taking bacon cards from whichever hand it holds
+    while not GAME.outcome(state).finished:
+        for seat in (0, 1):
+            hand = state["hands"][seat]
+            want = [z for z in hand if z in deal[0]] if seat == 0 else hand
+            state, _ = GAME.apply(state, seat, {"type": "draft", "card": (want or hand)[0]})
+    assert [p["seat"] for p in state["placings"]] == [0] or len(state["placings"]) <= 2
+    assert len({p["seat"] for p in state["placings"]}) == len(state["placings"])
+
+
+def test_words_use_distinct_cards_and_whole_symbols() -> None:
+    from rules.chemistry.words import spellings
+
+    assert (56, 27, 7) in spellings("bacon")  # Ba Co N
+    assert all(len(set(s)) == len(s) for s in spellings("cocoa"))  # Co twice is impossible
+    assert spellings("bacon", max_z=36) == ((5, 8, 7),) or all(
+        max(s) <= 36 for s in spellings("bacon", max_z=36)
+    )
+
+
+def test_ionization_counts_pairs_by_maximum_matching() -> None:
+    assert sc.ionization([11, 17])["points"] == 5  # NaCl
+    assert sc.ionization([11, 17, 20, 8])["points"] == 10  # NaCl + CaO
+    assert sc.ionization([11, 19, 17])["points"] == 5  # one chloride for two cations
+    assert sc.ionization([1, 11, 17])["points"] == 5  # H pairs either way, but only once
+    assert sc.ionization([2, 10, 18])["points"] == 0  # noble gases have no ions
+    formulas = {p["formula"] for p in sc.ionization([11, 17, 20, 8])["pairs"]}
+    assert formulas == {"NaCl", "CaO"}
+
+
+@pytest.mark.parametrize(
+    ("numbers", "counted", "points"),
+    [
+        ([1], 1, 0),
+        ([3, 11], 2, 1),  # two alkali metals: largest family 2
+        ([3, 4, 9], 3, 3),  # three families
+        ([3, 11, 19, 37], 4, 6),
+        ([3, 11, 19, 37, 55], 5, 10),
+        ([3, 11, 19, 37, 55, 87], 6, 15),
+        ([3, 11, 19, 37, 55, 87, 2, 10], 6, 15),  # capped at 6
+    ],
+)
+def test_family(numbers: list[int], counted: int, points: int) -> None:
+    result = sc.family(numbers)
+    assert result["counted"] == counted and result["points"] == points
+
+
+def test_family_takes_the_greater_of_distinct_and_largest() -> None:
+    # 7 distinct families counts as 6
+    from rules.chemistry.elements import ELEMENTS, FAMILIES
+
+    one_each = [next(e.number for e in ELEMENTS if e.family == f) for f in FAMILIES[:7]]
+    assert sc.family(one_each)["distinct"] == 7 and sc.family(one_each)["points"] == 15
+
+
+@pytest.mark.parametrize(
+    ("players", "numbers", "points"),
+    [(6, [43, 61], 0), (7, [43, 61], 7), (7, [43, 1], -3), (7, [1, 2], 0), (10, [84, 85, 86], 7)],
+)
+def test_radioactivity_only_with_seven_or_more(
+    players: int, numbers: list[int], points: int
+) -> None:
+    assert sc.radioactivity(numbers, players)["points"] == points
+
+
+def test_bismuth_is_an_option() -> None:
+    assert sc.radioactivity([83, 1], 7)["points"] == 0
+    assert sc.radioactivity([83, 1], 7, bismuth_radioactive=True)["points"] == -3
+
+
+def test_winner_tie_broken_by_highest_atomic_number() -> None:
+    """B, C, N (9 run + 1 family + 5 BN pair - 4 lighter = 11) ties H, Mg, Al
+    (4 run + 3 families + 4 heavier = 11); Al (13) beats N (7)."""
+    deal = [[5, 12, 7], [1, 6, 13]]  # hands rotate, so these picks end as B C N / H Mg Al
+    state = GAME.setup(2, {"deal": deal, "words": ["zzzzz"]}, seed=0)
+    for picks in ((5, 1), (6, 12), (7, 13)):
+        for seat, z in enumerate(picks):
+            state, _ = GAME.apply(state, seat, {"type": "draft", "card": z})
+    assert state["drafted"] == [[5, 6, 7], [1, 12, 13]]
+    totals = [t["total"] for t in GAME.scores(state)["seats"]]
+    assert totals == [11, 11]
+    outcome = GAME.outcome(state)
+    assert outcome.winners == (1,) and outcome.tie_break == "highest_atomic_number"
+    assert outcome.ranking == (1, 0)
+
+
+def test_scores_come_with_evidence() -> None:
+    state = GAME.setup(2, {"deal": [[5, 6, 7, 11], [17, 20, 8, 9]]}, seed=0)
+    for _ in range(4):
+        for seat in (0, 1):
+            state, _ = GAME.apply(state, seat, {"type": "draft", "card": state["hands"][seat][0]})
+    seat = GAME.scores(state)["seats"][0]
+    assert set(seat["categories"]) == set(sc.CATEGORIES)
+    assert seat["total"] == sum(c["points"] for c in seat["categories"].values())
+    assert "run" in seat["categories"]["atomic_number"]
+    assert seat["categories"]["atomic_mass"]["neighbours"][0]["seat"] == 1

@@ -1,0 +1,143 @@
+"""Sealed state tokens and seat tokens (DESIGN.md, 'The HTTP API')."""
+
+from __future__ import annotations
+
+import pytest
+from flask.testing import FlaskClient
+
+from service import create_app
+from service.problems import Problem
+from service.tokens import Envelope, Sealer
+
+from .conftest import KEY_A, KEY_B, make_settings
+
+ENV = Envelope("element-draft", 1, "abc123", 3, {"players": 2, "secret": [1, 2, 3]})
+
+
+def test_round_trip() -> None:
+    sealer = Sealer((KEY_A,))
+    token = sealer.seal(ENV)
+    assert sealer.open(token, slug="element-draft", rules_version=1) == ENV
+    assert "secret" not in token and "players" not in token
+
+
+def test_every_single_character_change_is_refused() -> None:
+    sealer = Sealer((KEY_A,))
+    token = sealer.seal(ENV)
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_="
+    refused = 0
+    for i, ch in enumerate(token):
+        for other in (alphabet[(alphabet.index(ch) + 1) % len(alphabet)], "!"):
+            altered = token[:i] + other + token[i + 1 :]
+            with pytest.raises(Problem) as err:
+                sealer.open(altered, slug="element-draft", rules_version=1)
+            assert err.value.status == 400
+            refused += 1
+    assert refused == 2 * len(token)
+
+
+def test_truncated_and_extended_tokens_are_refused() -> None:
+    sealer = Sealer((KEY_A,))
+    token = sealer.seal(ENV)
+    for bad in (token[:-1], token + "A", token[1:], "", "not a token", "é" * 10):
+        with pytest.raises(Problem) as err:
+            sealer.open(bad, slug="element-draft", rules_version=1)
+        assert err.value.code == "token_invalid"
+
+
+def test_token_of_another_game_is_refused() -> None:
+    sealer = Sealer((KEY_A,))
+    token = sealer.seal(ENV)
+    with pytest.raises(Problem) as err:
+        sealer.open(token, slug="polymer", rules_version=1)
+    assert err.value.code == "token_wrong_game"
+
+
+def test_token_of_another_rules_version_is_refused() -> None:
+    sealer = Sealer((KEY_A,))
+    token = sealer.seal(ENV)
+    with pytest.raises(Problem) as err:
+        sealer.open(token, slug="element-draft", rules_version=2)
+    assert err.value.code == "token_version_unsupported"
+
+
+def test_key_rotation_accepts_old_key_while_configured() -> None:
+    old = Sealer((KEY_A,))
+    token = old.seal(ENV)
+    rotated = Sealer((KEY_B, KEY_A))
+    assert rotated.open(token, slug="element-draft", rules_version=1) == ENV
+    # new tokens are sealed with the new key only
+    fresh = rotated.seal(ENV)
+    with pytest.raises(Problem):
+        old.open(fresh, slug="element-draft", rules_version=1)
+    # once the old key is dropped, its tokens are refused
+    with pytest.raises(Problem) as err:
+        Sealer((KEY_B,)).open(token, slug="element-draft", rules_version=1)
+    assert err.value.code == "token_invalid"
+
+
+def test_seat_tokens_rotate_with_the_keys() -> None:
+    old = Sealer((KEY_A,))
+    seat_token = old.seat_token("g1", 0)
+    Sealer((KEY_B, KEY_A)).check_seat("g1", 0, seat_token)
+    with pytest.raises(Problem):
+        Sealer((KEY_B,)).check_seat("g1", 0, seat_token)
+
+
+def test_seat_token_is_bound_to_game_and_seat() -> None:
+    sealer = Sealer((KEY_A,))
+    t0 = sealer.seat_token("g1", 0)
+    sealer.check_seat("g1", 0, t0)
+    for game_id, seat, token in [("g1", 1, t0), ("g2", 0, t0), ("g1", 0, t0[:-1]), ("g1", 0, None)]:
+        with pytest.raises(Problem) as err:
+            sealer.check_seat(game_id, seat, token)
+        assert err.value.status == 403
+    sealer.check_seat("g1", 5, sealer.host_token("g1"))  # the host acts for any seat
+
+
+def test_http_single_byte_changes_are_all_4xx(client: FlaskClient) -> None:
+    setup = client.post("/v1/element-draft/setup", json={"players": 2, "seed": 3}).get_json()
+    token = setup["token"]
+    statuses = set()
+    for i in range(len(token)):
+        altered = token[:i] + ("A" if token[i] != "A" else "B") + token[i + 1 :]
+        resp = client.post("/v1/element-draft/scores", json={"token": altered})
+        statuses.add(resp.status_code)
+        assert resp.mimetype == "application/problem+json"
+    assert statuses == {400}
+
+
+def test_token_from_other_key_set_is_foreign(client: FlaskClient) -> None:
+    other = create_app(make_settings(KEY_B)).test_client()
+    token = other.post("/v1/element-draft/setup", json={"players": 2}).get_json()["token"]
+    resp = client.post("/v1/element-draft/scores", json={"token": token})
+    assert resp.status_code == 400
+    assert resp.get_json()["code"] == "token_invalid"
+
+
+def test_seat_one_cannot_act_or_view_as_seat_two(client: FlaskClient) -> None:
+    setup = client.post("/v1/element-draft/setup", json={"players": 3, "seed": 9}).get_json()
+    token, seats = setup["token"], {s["seat"]: s["seat_token"] for s in setup["seats"]}
+    view = client.post(
+        "/v1/element-draft/view", json={"token": token, "seat": 2, "seat_token": seats[1]}
+    )
+    assert view.status_code == 403 and view.get_json()["code"] == "seat_token_invalid"
+    own = client.post(
+        "/v1/element-draft/view", json={"token": token, "seat": 2, "seat_token": seats[2]}
+    ).get_json()
+    card = own["view"]["you"]["hand"][0]["z"]
+    move = client.post(
+        "/v1/element-draft/moves",
+        json={
+            "token": token,
+            "seat": 2,
+            "seat_token": seats[1],
+            "move": {"type": "draft", "card": card},
+        },
+    )
+    assert move.status_code == 403 and move.get_json()["code"] == "seat_token_invalid"
+    for path in ("legal-moves", "bot-move"):
+        resp = client.post(
+            f"/v1/element-draft/{path}", json={"token": token, "seat": 2, "seat_token": seats[1]}
+        )
+        assert resp.status_code == 403, path
