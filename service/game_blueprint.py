@@ -202,7 +202,7 @@ def make_blueprint(api: GameApi) -> Blueprint:
 
     @blp.route("/setup")
     class Setup(MethodView):
-        @blp.arguments(sc["setup"], example=dict(api.setup_example) or None)
+        @blp.arguments(sc["setup"](), example=dict(api.setup_example) or None)
         @blp.response(201, sc["setup_response"])
         @problems(blp, merge(BODY_ERRORS, {422: setup_codes}))
         def post(self, body: dict[str, Any]) -> Any:
@@ -228,7 +228,7 @@ def make_blueprint(api: GameApi) -> Blueprint:
 
     @blp.route("/moves")
     class Moves(MethodView):
-        @blp.arguments(sc["move_request"], example=dict(api.move_example) or None)
+        @blp.arguments(sc["move_request"](), example=dict(api.move_example) or None)
         @blp.response(200, sc["move_response"])
         @problems(blp, merge(BODY_ERRORS, TOKEN_ERRORS, SEAT_ERRORS, {422: move_codes}))
         def post(self, body: dict[str, Any]) -> Any:
@@ -246,7 +246,7 @@ def make_blueprint(api: GameApi) -> Blueprint:
 
     @blp.route("/bot-move")
     class BotMove(MethodView):
-        @blp.arguments(BotRequestSchema)
+        @blp.arguments(BotRequestSchema())
         @blp.response(200, sc["move_response"])
         @problems(blp, merge(BODY_ERRORS, TOKEN_ERRORS, SEAT_ERRORS, {422: bot_codes}))
         def post(self, body: dict[str, Any]) -> Any:
@@ -274,7 +274,7 @@ def make_blueprint(api: GameApi) -> Blueprint:
 
     @blp.route("/legal-moves")
     class LegalMoves(MethodView):
-        @blp.arguments(SeatRequestSchema)
+        @blp.arguments(SeatRequestSchema())
         @blp.response(200, sc["legal_response"])
         @problems(blp, merge(BODY_ERRORS, TOKEN_ERRORS, SEAT_ERRORS))
         def post(self, body: dict[str, Any]) -> Any:
@@ -287,7 +287,7 @@ def make_blueprint(api: GameApi) -> Blueprint:
 
     @blp.route("/view")
     class View(MethodView):
-        @blp.arguments(ViewRequestSchema)
+        @blp.arguments(ViewRequestSchema())
         @blp.response(200, sc["view_response"])
         @problems(blp, merge(BODY_ERRORS, TOKEN_ERRORS, SEAT_ERRORS))
         def post(self, body: dict[str, Any]) -> Any:
@@ -315,7 +315,7 @@ def make_blueprint(api: GameApi) -> Blueprint:
 
     @blp.route("/scores")
     class Scores(MethodView):
-        @blp.arguments(StateRequestSchema)
+        @blp.arguments(StateRequestSchema())
         @blp.response(200, sc["scores_response"])
         @problems(blp, merge(BODY_ERRORS, TOKEN_ERRORS))
         def post(self, body: dict[str, Any]) -> Any:

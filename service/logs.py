@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import time
-import uuid
 from typing import Any
 
 import orjson
@@ -49,12 +49,14 @@ def install(app: Flask) -> None:
 
     @app.before_request
     def _start() -> None:
-        g.request_id = _valid_request_id(request.headers.get("X-Request-ID")) or uuid.uuid4().hex
+        g.request_id = (
+            _valid_request_id(request.headers.get("X-Request-ID")) or os.urandom(16).hex()
+        )
         g.started = time.perf_counter()
 
     @app.after_request
     def _finish(response: Response) -> Response:
-        request_id = g.get("request_id") or uuid.uuid4().hex
+        request_id = g.get("request_id") or os.urandom(16).hex()
         response.headers["X-Request-ID"] = request_id
         if log.isEnabledFor(logging.INFO):
             elapsed = time.perf_counter() - g.get("started", time.perf_counter())

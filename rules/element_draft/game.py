@@ -110,8 +110,12 @@ INFO = GameInfo(
 )
 
 
+_CARDS: tuple[dict[str, Any], ...] = tuple({"z": e.number, "symbol": e.symbol} for e in ELEMENTS)
+
+
 def card(z: int) -> dict[str, Any]:
-    return {"z": z, "symbol": element(z).symbol}
+    """A card as views show it (a shared, read-only dict)."""
+    return _CARDS[z - 1]
 
 
 # ---------------------------------------------------------------- setup -------------

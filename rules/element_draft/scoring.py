@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from rules.chemistry.elements import FAMILIES, element, is_radioactive
@@ -69,6 +70,11 @@ def atomic_number(numbers: Sequence[int]) -> dict[str, Any]:
 
 def total_mass(numbers: Iterable[int]) -> float:
     """Sum of atomic masses, rounded so that equal totals compare equal."""
+    return _total_mass(tuple(numbers))
+
+
+@lru_cache(maxsize=8192)
+def _total_mass(numbers: tuple[int, ...]) -> float:
     return round(sum(element(z).mass for z in numbers), MASS_PLACES)
 
 
@@ -163,6 +169,24 @@ def radioactivity(
     return {"points": points, "radioactive": hot, "applies": True}
 
 
+@lru_cache(maxsize=8192)
+def own_categories(
+    cards: tuple[int, ...], players: int, bismuth_radioactive: bool
+) -> dict[str, dict[str, Any]]:
+    """The categories that depend on one seat's cards alone.
+
+    Memoised: every view of a game repeats them for every seat, and within a round
+    the drafted piles do not change. The result is shared: treat it as read-only.
+    """
+    numbers = list(cards)
+    return {
+        "atomic_number": atomic_number(numbers),
+        "ionization": ionization(numbers),
+        "family": family(numbers),
+        "radioactivity": radioactivity(numbers, players, bismuth_radioactive=bismuth_radioactive),
+    }
+
+
 def seat_breakdown(
     seat: int,
     drafted: Sequence[Sequence[int]],
@@ -173,19 +197,19 @@ def seat_breakdown(
 ) -> dict[str, Any]:
     """All six categories for one seat, with the total."""
     players = len(drafted)
-    mine = drafted[seat]
     masses = masses if masses is not None else [total_mass(d) for d in drafted]
+    own = own_categories(tuple(drafted[seat]), players, bismuth_radioactive)
     categories = {
-        "atomic_number": atomic_number(mine),
+        "atomic_number": own["atomic_number"],
         "atomic_mass": atomic_mass(seat, masses),
         "atomic_symbol": atomic_symbol(placings.get(seat)),
-        "ionization": ionization(mine),
-        "family": family(mine),
-        "radioactivity": radioactivity(mine, players, bismuth_radioactive=bismuth_radioactive),
+        "ionization": own["ionization"],
+        "family": own["family"],
+        "radioactivity": own["radioactivity"],
     }
     return {
         "seat": seat,
         "total": sum(c["points"] for c in categories.values()),
-        "highest_atomic_number": max(mine, default=0),
+        "highest_atomic_number": max(drafted[seat], default=0),
         "categories": categories,
     }

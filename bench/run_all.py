@@ -1,0 +1,25 @@
+"""Run every benchmark in turn (`make bench`); each prints its own table."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+BENCHES = [
+    ["bench/word_detection.py"],
+    ["-m", "bench.element_draft_games"],
+    ["-m", "bench.http_moves"],
+]
+
+
+def main() -> int:
+    for args in BENCHES:
+        print(f"\n$ python {' '.join(args)}", flush=True)
+        code = subprocess.call([sys.executable, *args])
+        if code:
+            return code
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
