@@ -23,6 +23,8 @@ from .conftest import KEY_A
 
 SEALER = Sealer((KEY_A,))
 MAX_MOVES = 5000
+# Short games keep the deep checks affordable; the rules are the same.
+QUICK_OPTIONS = {"polymer": {"timer_seconds": 30}}
 
 
 def round_trips(game: Game, state: dict[str, Any]) -> None:
@@ -61,7 +63,7 @@ def illegal_is_refused(game: Game, state: dict[str, Any]) -> None:
 
 
 def playout(game: Game, players: int, seed: int, bots: list[str], deep: bool) -> int:
-    state = game.setup(players, {}, seed)
+    state = game.setup(players, QUICK_OPTIONS.get(game.info.slug, {}), seed)
     moves = 0
     while not game.outcome(state).finished:
         game.check(state)

@@ -1,0 +1,112 @@
+"""Polymer bots. Each move happens a little later than the last (a think time drawn
+from the game's generator), so a table of bots runs the clock down and ends.
+
+* ``random``: a uniformly random legal move (it repays when called: nothing else is legal).
+* ``trading`` (also served as ``greedy``): asks its neighbours for a card that
+  lengthens its longest pattern, giving a card its best arrangement does not use;
+  accepts offers that make its best arrangement stronger and declines the rest;
+  lends a spare card now and then and calls its loans in during the last fifth of
+  the time; repays a called loan with the cards it needs least.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rules.core import Move, RuleViolation, State, left_of, right_of
+from rules.rng import RngState, choice, randbelow
+
+from .cards import FACES, card_code, face_of
+from .game import blocking_loans, can, legal_moves, time_is_up
+from .moves import _matching_give
+from .patterns import best_arrangement, longest_possible
+from .settle import _strength, returned_cards
+
+BOTS = ("random", "greedy", "trading")
+THINK_MS = (200, 2000)
+
+
+def _think(state: State) -> tuple[RngState, int]:
+    rng, extra = randbelow(state["rng"], THINK_MS[1] - THINK_MS[0])
+    return rng, int(state["now_ms"]) + THINK_MS[0] + extra
+
+
+def choose(state: State, seat: int, bot: str) -> tuple[Move, State]:
+    if bot not in BOTS:
+        raise RuleViolation("unknown_bot", f"There is no bot {bot!r}; choose one of {list(BOTS)}.")
+    if state["phase"] == "waiting":
+        return {"type": "ready"}, state
+    rng, at = _think(state)
+    state = {**state, "rng": rng}
+    if time_is_up(state, at):
+        return {"type": "time_up", "at": int(state["deadline_ms"])}, state
+    timed = {**state, "now_ms": at}
+    if bot == "random":
+        moves = legal_moves(timed, seat)
+        rng, move = choice(rng, moves)
+        return {**move, "at": at}, {**state, "rng": rng}
+    move, rng = _trading(timed, seat, rng)
+    return {**move, "at": at}, {**state, "rng": rng}
+
+
+def _least_needed(hand: Sequence[int], count: int) -> list[int]:
+    unused = list(best_arrangement(hand).unused)
+    if len(unused) >= count:
+        return sorted(unused)[:count]
+    return returned_cards(hand, [], count)
+
+
+def _wanted_face(hand: Sequence[int]) -> int | None:
+    """A face that would lengthen the longest pattern, preferring higher ranks."""
+    base = longest_possible(hand)
+    held = set(hand)
+    gains = [
+        f
+        for f in range(FACES)
+        if not {f, f + FACES} <= held
+        and longest_possible([*hand, f if f not in held else f + FACES]) > base
+    ]
+    return max(gains, key=lambda f: (f % 13, f)) if gains else None
+
+
+def _trading(state: State, seat: int, rng: RngState) -> tuple[Move, RngState]:
+    hand = state["hands"][seat]
+    players = int(state["players"])
+    for loan in blocking_loans(state, seat):
+        due = min(int(loan["outstanding"]), len(hand))
+        return {"type": "repay", "loan": loan["id"], "cards": _least_needed(hand, due)}, rng
+    before = _strength(hand)
+    for offer in state["offers"]:
+        if offer["to"] != seat:
+            continue
+        give = [] if offer["kind"] == "undo" else _matching_give(hand, offer["ask"])
+        if give is not None:
+            move: Move = {"type": "accept", "offer": offer["id"], "give": give}
+            after = [c for c in hand if c not in give] + list(offer["give"])
+            if can(state, seat, move) and _strength(after) > before:
+                return move, rng
+        return {"type": "decline", "offer": offer["id"]}, rng
+    elapsed = int(state["now_ms"]) - int(state["started_ms"])
+    late = elapsed >= 0.8 * (int(state["deadline_ms"]) - int(state["started_ms"]))
+    for loan in state["loans"]:
+        if loan["lender"] == seat and not loan["called"] and late:
+            return {"type": "call_loan", "loan": loan["id"]}, rng
+    mine = [o for o in state["offers"] if o["from"] == seat]
+    if mine:
+        return {"type": "withdraw", "offer": mine[0]["id"]}, rng
+    rng, roll = randbelow(rng, 10)
+    neighbour = (left_of(seat, players), right_of(seat, players))[roll % 2]
+    spare = _least_needed(hand, 1) if hand else []
+    if roll == 0 and spare and not late:
+        return {"type": "lend", "to": neighbour, "cards": spare}, rng
+    wanted = _wanted_face(hand)
+    if wanted is not None and spare:
+        return {
+            "type": "offer",
+            "to": neighbour,
+            "give": spare,
+            "ask": [card_code(face_of(wanted))],
+        }, rng
+    moves = legal_moves(state, seat)
+    rng, move = choice(rng, moves)
+    return move, rng

@@ -1,0 +1,588 @@
+"""Polymer: real-time trading with neighbours, loans and loan calls.
+
+Time is an input, never read from a clock: every move may carry ``at`` (ms since
+an epoch the caller chooses; the service uses its Redis server's clock). The state
+remembers the latest ``at`` seen (``now_ms``). Once ``at`` reaches the deadline the
+only move left is ``time_up``, which settles open loans and ends the game.
+
+>>> state = GAME.setup(5, {"timer_seconds": 60}, seed=1)
+>>> [len(h) for h in state["hands"]], state["phase"]
+([20, 20, 20, 20, 20], 'waiting')
+>>> for seat in range(5):
+...     state, events = GAME.apply(state, seat, {"type": "ready", "at": 1000})
+>>> events[-1]["type"], state["deadline_ms"]
+('timer_started', 61000)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rules.core import (
+    Dynamics,
+    Event,
+    GameInfo,
+    Move,
+    Option,
+    Outcome,
+    RuleViolation,
+    State,
+    check_players,
+    check_seat,
+    left_of,
+    resolve_options,
+    right_of,
+)
+from rules.rng import new_rng, shuffled
+
+from . import moves as mv
+from .cards import DECK_SIZE, card_code, card_json, parse_face
+from .patterns import (
+    best_arrangement,
+    ranking,
+    table_scores,
+    validate_arrangement,
+)
+from .settle import settle
+
+# players -> cards per seat, from the seed
+DEAL_TABLE: Mapping[int, int] = {
+    5: 20, 6: 17, 7: 14, 8: 13, 9: 11, 10: 10, 11: 9, 12: 8, 13: 8, 14: 7, 15: 6,
+}  # fmt: skip
+MAX_OPEN_OFFERS = 12  # per seat: bounds the state (and the token) under a flood of offers
+
+SEED_LOOK = "Players should not look at their cards until the timer starts."
+SEED_TRADE = (
+    "Players can freely (asynchronously) trade any of their cards with their immediate "
+    "neighbors (to their left and right only), however they must always keep the same "
+    "total number of cards."
+)
+SEED_UNDO = "Once a trade has been executed, it can only be undone if both players agree."
+SEED_CALL = (
+    "During the game, a player may at any time “call in” their loan, at which point the "
+    "debtor must immediately return the same number of cards to the loaner (or at least as "
+    "many cards as they hold) before executing any other trades."
+)
+SEED_STOP = "Once the timer reaches 0, all players must stop trading"
+
+CODES: Mapping[str, str] = {
+    "bad_card": "A card is not a card id (0-103) or a card code such as QS or 10H.",
+    "bad_deal": "The custom deal is not one equal-size hand per seat of at most two of a face.",
+    "not_started": "The timer has not started; nobody may trade or look at their cards yet.",
+    "already_ready": "This seat has already declared it is ready.",
+    "already_started": "The timer is already running.",
+    "timer_running": "Time is not up yet.",
+    "timer_expired": "The timer has reached zero; trading has stopped.",
+    "not_neighbour": "Trades and loans are only with the seats to your left and right.",
+    "not_in_hand": "A card named is not in this seat's hand.",
+    "card_named_twice": "The same card is named twice in one move.",
+    "uneven_trade": "A trade must give and ask for the same number of cards.",
+    "too_many_offers": "This seat has too many open offers; withdraw some first.",
+    "no_such_offer": "No open offer has this id.",
+    "not_your_offer": "Only the seat an offer was made to may accept or decline it; "
+    "only its maker may withdraw it.",
+    "ask_not_met": "The cards given do not match what the offer asks for.",
+    "no_such_trade": "No executed trade has this id.",
+    "not_your_trade": "Only the two seats of a trade may propose to undo it.",
+    "already_undone": "This trade has already been undone.",
+    "undo_impossible": "The traded cards are no longer held by the two seats.",
+    "already_proposed": "Undoing this trade is already proposed and waiting for an answer.",
+    "no_such_loan": "No open loan has this id.",
+    "not_your_loan": "Only the lender may call a loan and only the debtor may repay it.",
+    "already_called": "This loan has already been called in.",
+    "loan_called": "A loan to this seat has been called in: it must repay before anything else.",
+    "bad_patterns": "The declared arrangement is not a list of patterns.",
+    "card_not_in_hand": "A declared pattern names a card this seat does not hold.",
+    "card_used_twice": "A declared arrangement uses one card in two patterns.",
+    "not_a_pattern": "A declared pattern is neither a group nor a sequence.",
+    "wrong_repayment": "A called loan is repaid with exactly the number of cards owed "
+    "(or every card held, if fewer).",
+}
+
+INFO = GameInfo(
+    slug="polymer",
+    title="Polymer",
+    seed_file="001_98f73a31e9d2e93b.txt",
+    min_players=5,
+    max_players=15,
+    dynamics=Dynamics.REAL_TIME,
+    has_chance=True,
+    rules_version=1,
+    summary="Trade cards with your two neighbours against the clock to build the longest "
+    "group or sequence; your neighbours' longest patterns multiply your own.",
+    options=(
+        Option(
+            "timer_seconds",
+            "int",
+            600,
+            "Length of the trading timer in seconds (1-7200); the seed's is 10 minutes.",
+        ),
+        Option(
+            "deal",
+            "list[list[str]] | null",
+            None,
+            "Fix the hands: one list of card codes (e.g. 'QS', '10H') per seat, all the same "
+            "size, each face at most twice (two decks). For lessons and tests.",
+        ),
+    ),
+    bots=("random", "greedy", "trading"),
+    player_counts={p: {"hand_size": k} for p, k in DEAL_TABLE.items()},
+    codes=CODES,
+)
+
+
+# ---------------------------------------------------------------- setup -------------
+def _check_deal(deal: object, players: int) -> list[list[int]]:
+    if not isinstance(deal, list) or len(deal) != players:
+        raise RuleViolation("bad_deal", f"deal must be a list of {players} hands, one per seat.")
+    used: set[int] = set()
+    hands: list[list[int]] = []
+    for seat, codes in enumerate(deal):
+        if not isinstance(codes, list) or not codes:
+            raise RuleViolation("bad_deal", f"deal[{seat}] must be a non-empty list of cards.")
+        hand = []
+        for code in codes:
+            face = parse_face(code)
+            card = face if face not in used else face + 52
+            if card in used:
+                raise RuleViolation(
+                    "bad_deal", f"There are only two {card_code(face)} in two decks."
+                )
+            used.add(card)
+            hand.append(card)
+        hands.append(sorted(hand))
+    if len({len(h) for h in hands}) != 1:
+        raise RuleViolation("bad_deal", "Every seat must be dealt the same number of cards.")
+    return hands
+
+
+def setup(players: int, options: Mapping[str, Any], seed: int) -> State:
+    players = check_players(INFO, players)
+    opts = resolve_options(INFO, options)
+    timer = opts["timer_seconds"]
+    if not isinstance(timer, int) or isinstance(timer, bool) or not 1 <= timer <= 7200:
+        raise RuleViolation("bad_option", f"timer_seconds must be 1 to 7200, not {timer!r}.")
+    rng = new_rng(seed)
+    if opts["deal"] is not None:
+        hands = _check_deal(opts["deal"], players)
+        dealt = {c for h in hands for c in h}
+        set_aside = [c for c in range(DECK_SIZE) if c not in dealt]
+    else:
+        size = DEAL_TABLE[players]
+        rng, order = shuffled(rng, range(DECK_SIZE))
+        hands = [sorted(order[i * size : (i + 1) * size]) for i in range(players)]
+        set_aside = sorted(order[players * size :])
+    return {
+        "players": players,
+        "options": opts,
+        "hand_size": len(hands[0]),
+        "phase": "waiting",
+        "ready": [False] * players,
+        "now_ms": 0,
+        "started_ms": None,
+        "deadline_ms": None,
+        "hands": hands,
+        "set_aside": set_aside,
+        "offers": [],
+        "trades": [],
+        "loans": [],
+        "settlement": [],
+        "next_id": 1,
+        "rng": rng,
+    }
+
+
+# ---------------------------------------------------------------- time --------------
+def move_time(state: State, move: Mapping[str, Any]) -> int:
+    """The time a move happens: its ``at``, never earlier than the last one seen."""
+    at = move.get("at")
+    now = int(state["now_ms"])
+    return max(now, at) if isinstance(at, int) and not isinstance(at, bool) else now
+
+
+def time_is_up(state: State, at: int) -> bool:
+    deadline = state["deadline_ms"]
+    return deadline is not None and at >= int(deadline)
+
+
+def start_timer(state: State, at: int) -> tuple[State, list[Event]]:
+    """Start the countdown (all seats ready, or the host said so)."""
+    if state["phase"] != "waiting":
+        raise RuleViolation("already_started", "The timer is already running.")
+    at = max(int(state["now_ms"]), at)
+    duration = int(state["options"]["timer_seconds"]) * 1000
+    new = {
+        **state,
+        "phase": "trading",
+        "now_ms": at,
+        "started_ms": at,
+        "deadline_ms": at + duration,
+    }
+    return new, [{"type": "timer_started", "started_ms": at, "deadline_ms": at + duration}]
+
+
+# ---------------------------------------------------------------- moves -------------
+parse_move = mv.parse_move
+
+
+def blocking_loans(state: State, seat: int) -> list[dict[str, Any]]:
+    """Called loans this seat still owes (each blocks every move but its repayment)."""
+    return [ln for ln in state["loans"] if ln["debtor"] == seat and ln["called"]]
+
+
+def verify(state: State, seat: int, move: Move) -> None:
+    """Raise the ``RuleViolation`` that forbids ``move`` now, if any (one place for legality)."""
+    check_seat(state, seat)
+    kind = move["type"]
+    at = move_time(state, move)
+    if state["phase"] == "ended":
+        raise RuleViolation(
+            "timer_expired", "Time is up: the game is over.", rule=SEED_STOP, status=409
+        )
+    if kind == "time_up":
+        if state["phase"] != "trading" or not time_is_up(state, at):
+            raise RuleViolation("timer_running", "Time is not up yet.")
+        return
+    if state["phase"] == "waiting":
+        if kind != "ready":
+            raise RuleViolation(
+                "not_started",
+                "The timer has not started: declare yourself ready and wait for the others "
+                "(or the host) to start it.",
+                rule=SEED_LOOK,
+            )
+        if state["ready"][seat]:
+            raise RuleViolation("already_ready", "You have already declared you are ready.")
+        return
+    if time_is_up(state, at):
+        raise RuleViolation(
+            "timer_expired",
+            "Time is up: trading has stopped.",
+            rule=SEED_STOP,
+            status=409,
+            deadline_ms=state["deadline_ms"],
+        )
+    if kind == "ready":
+        raise RuleViolation("already_started", "The timer is already running.")
+    owed = blocking_loans(state, seat)
+    if owed and not (kind == "repay" and any(ln["id"] == move["loan"] for ln in owed)):
+        loan = owed[0]
+        count = min(int(loan["outstanding"]), len(state["hands"][seat]))
+        raise RuleViolation(
+            "loan_called",
+            f"Seat {loan['lender']} has called in its loan #{loan['id']}: return {count} "
+            f"card{'s' if count != 1 else ''} to seat {loan['lender']} before anything else.",
+            rule=SEED_CALL,
+            lender=loan["lender"],
+            loan=loan["id"],
+            owed=count,
+        )
+    mv.VERIFY[kind](state, seat, move)
+
+
+def can(state: State, seat: int, move: Move) -> bool:
+    try:
+        verify(state, seat, move)
+    except RuleViolation:
+        return False
+    return True
+
+
+def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
+    move = parse_move(move)
+    verify(state, seat, move)
+    at = move_time(state, move)
+    state = {**state, "now_ms": at}
+    kind = move["type"]
+    if kind == "time_up":
+        return _end(state)
+    if kind == "ready":
+        ready = list(state["ready"])
+        ready[seat] = True
+        state = {**state, "ready": ready}
+        events: list[Event] = [{"type": "ready", "seat": seat}]
+        if all(ready):
+            state, started = start_timer(state, at)
+            events += started
+        return state, events
+    return mv.APPLY[kind](state, seat, move)
+
+
+def _end(state: State) -> tuple[State, list[Event]]:
+    state, events = settle(state)
+    state = {**state, "phase": "ended", "offers": []}
+    out = outcome(state)
+    return state, [
+        {"type": "time_up", "at_ms": state["now_ms"]},
+        *events,
+        {"type": "game_over", **out.to_json()},
+    ]
+
+
+def to_act(state: State) -> list[int]:
+    phase = state["phase"]
+    if phase == "ended":
+        return []
+    if phase == "waiting":
+        return [s for s, r in enumerate(state["ready"]) if not r]
+    return list(range(int(state["players"])))
+
+
+def legal_moves(state: State, seat: int) -> list[Move]:
+    """Concrete moves ``seat`` may make now. Offers and loans are combinatorial, so the
+    list holds the single-card ones; every move in it passes ``verify``."""
+    check_seat(state, seat)
+    return [m for m in mv.candidates(state, seat) if can(state, seat, m)]
+
+
+# ---------------------------------------------------------------- views -------------
+def _offer_view(offer: Mapping[str, Any], seat: int | None, ended: bool) -> dict[str, Any]:
+    public = {
+        "id": offer["id"],
+        "kind": offer["kind"],
+        "from": offer["from"],
+        "to": offer["to"],
+        "count": len(offer["give"]),
+        "trade": offer.get("trade"),
+    }
+    if seat in (offer["from"], offer["to"]) or ended:
+        public["give"] = [card_json(c) for c in offer["give"]]
+        public["ask"] = list(offer["ask"])
+    return public
+
+
+def _trade_view(trade: Mapping[str, Any], seat: int | None, ended: bool) -> dict[str, Any]:
+    public = {
+        "id": trade["id"],
+        "seats": list(trade["seats"]),
+        "count": len(trade["gave"][0]),
+        "undone": trade["undone"],
+        "at_ms": trade["at_ms"],
+    }
+    if seat in trade["seats"] or ended:
+        public["gave"] = [[card_json(c) for c in side] for side in trade["gave"]]
+    return public
+
+
+def _loan_view(loan: Mapping[str, Any], seat: int | None, ended: bool) -> dict[str, Any]:
+    public = {
+        "id": loan["id"],
+        "lender": loan["lender"],
+        "debtor": loan["debtor"],
+        "lent": len(loan["cards"]),
+        "outstanding": loan["outstanding"],
+        "called": loan["called"],
+    }
+    if seat in (loan["lender"], loan["debtor"]) or ended:
+        public["cards"] = [card_json(c) for c in loan["cards"]]
+    return public
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    if seat is not None:
+        check_seat(state, seat)
+    players = int(state["players"])
+    phase = state["phase"]
+    ended = phase == "ended"
+    out: dict[str, Any] = {
+        "game": INFO.slug,
+        "players": players,
+        "phase": phase,
+        "hand_size": state["hand_size"],
+        "timer_seconds": state["options"]["timer_seconds"],
+        "started_ms": state["started_ms"],
+        "deadline_ms": state["deadline_ms"],
+        "now_ms": state["now_ms"],
+        "seats": [
+            {
+                "seat": s,
+                "ready": state["ready"][s],
+                "hand_count": len(state["hands"][s]),
+                "blocked_by_loan": bool(blocking_loans(state, s)),
+                "hand": [card_json(c) for c in state["hands"][s]] if ended else None,
+            }
+            for s in range(players)
+        ],
+        "offers": [_offer_view(o, seat, ended) for o in state["offers"]],
+        "trades": [_trade_view(t, seat, ended) for t in state["trades"]],
+        "loans": [_loan_view(ln, seat, ended) for ln in state["loans"]],
+        "settlement": state["settlement"],
+        "you": None,
+    }
+    if seat is not None:
+        hand = state["hands"][seat]
+        visible = phase != "waiting"
+        mine: dict[str, Any] = {
+            "seat": seat,
+            "left": left_of(seat, players),
+            "right": right_of(seat, players),
+            "hand": [card_json(c) for c in hand] if visible else None,
+            "hand_count": len(hand),
+            "owes": [
+                {
+                    "loan": ln["id"],
+                    "lender": ln["lender"],
+                    "count": min(ln["outstanding"], len(hand)),
+                }
+                for ln in blocking_loans(state, seat)
+            ],
+            "best": None,
+        }
+        if visible:
+            best = best_arrangement(hand)
+            mine["best"] = {
+                **best.codes(),
+                "longest_length": best.longest_length,
+                "rest_value": best.rest_value,
+                "top_rank": best.top_rank,
+            }
+        out["you"] = mine
+    return out
+
+
+def scores(state: State) -> dict[str, Any]:
+    """Final scores once time is up; before that hands are secret, so nothing."""
+    if state["phase"] != "ended":
+        return {"final": False, "seats": [], "places": []}
+    table = table_scores(state["hands"])
+    return {"final": True, "seats": table, "places": ranking(table)}
+
+
+def outcome(state: State) -> Outcome:
+    if state["phase"] != "ended":
+        return Outcome(finished=False)
+    table = table_scores(state["hands"])
+    places = ranking(table)
+    order = tuple(s for place in places for s in place)
+    winners = tuple(places[0])
+    by_seat = {int(row["seat"]): row for row in table}
+    top = [s for s in order if by_seat[s]["score"] == by_seat[order[0]]["score"]]
+    tie_break = None
+    if len(winners) > 1:
+        tie_break = "shared"
+    elif len(top) > 1:
+        # the deepest tiebreaker needed to separate the winner from any seat tied on score
+        first = by_seat[winners[0]]["tie_break"]
+        depth = max(
+            next(i for i in range(3) if by_seat[s]["tie_break"][i] != first[i])
+            for s in top
+            if s != winners[0]
+        )
+        tie_break = ("own_top_rank", "neighbours_higher_rank", "neighbours_lower_rank")[depth]
+    return Outcome(finished=True, winners=winners, ranking=order, tie_break=tie_break)
+
+
+def declared(state: State, seat: int, patterns: Sequence[Sequence[Any]]) -> dict[str, Any]:
+    """Check an arrangement a seat declares and score it against its best."""
+    check_seat(state, seat)
+    if state["phase"] == "waiting":
+        raise RuleViolation("not_started", "Your cards are hidden until the timer starts.")
+    hand = state["hands"][seat]
+    if not isinstance(patterns, list) or not all(isinstance(p, list) for p in patterns):
+        raise RuleViolation(
+            "bad_patterns", "Declare your patterns as a list of lists of card ids or codes."
+        )
+    taken: set[int] = set()
+    ids = [[_resolve(hand, c, taken) for c in p] for p in patterns]
+    arrangement = validate_arrangement(hand, ids)
+    players = int(state["players"])
+    neighbour_sum = sum(
+        best_arrangement(state["hands"][n]).longest_length
+        for n in (left_of(seat, players), right_of(seat, players))
+    )
+    best = best_arrangement(hand)
+    return {
+        "valid": True,
+        "declared": {
+            **arrangement.codes(),
+            "score": arrangement.longest_length * neighbour_sum + arrangement.rest_value,
+        },
+        "best": {**best.codes(), "score": best.longest_length * neighbour_sum + best.rest_value},
+        "neighbour_longest_sum": neighbour_sum,
+    }
+
+
+def _resolve(hand: Sequence[int], card: Any, taken: set[int]) -> int:
+    """A card id from an id or a code; a code picks a held copy not named yet."""
+    if isinstance(card, int) and not isinstance(card, bool):
+        chosen = card
+    else:
+        face = parse_face(card)
+        free = [c for c in (face, face + 52) if c in hand and c not in taken]
+        chosen = free[0] if free else face
+    taken.add(chosen)
+    return chosen
+
+
+# ---------------------------------------------------------------- bots & checks -----
+def bot_move(state: State, seat: int, bot: str) -> tuple[Move, State]:
+    from .bots import choose  # late: bots imports this module
+
+    return choose(state, seat, bot)
+
+
+def check(state: State) -> None:
+    """Every card exactly once; counts as started unless a loan is open."""
+    held = [c for h in state["hands"] for c in h] + list(state["set_aside"])
+    problems = []
+    if sorted(held) != list(range(DECK_SIZE)):
+        problems.append("cards lost or duplicated")
+    players = int(state["players"])
+    expected = [int(state["hand_size"])] * players
+    for loan in state["loans"]:
+        expected[loan["lender"]] -= loan["outstanding"]
+        expected[loan["debtor"]] += loan["outstanding"]
+    if [len(h) for h in state["hands"]] != expected:
+        problems.append("hand sizes do not match the start counts and open loans")
+    for offer in state["offers"]:
+        if not set(offer["give"]) <= set(state["hands"][offer["from"]]):
+            problems.append(f"offer {offer['id']} gives cards its maker does not hold")
+    if state["phase"] == "ended" and (state["loans"] or state["offers"]):
+        problems.append("loans or offers left open after the end")
+    if problems:
+        raise RuleViolation("state_invalid", "; ".join(problems))
+
+
+def redeal_hidden(state: State, seat: int | None, seed: int) -> State:
+    """Resample what ``seat`` cannot see: other hands (all hands before the start),
+    the set-aside cards and the random state. Cards shown to ``seat`` in an open offer
+    stay where they are."""
+    rng = new_rng(seed)
+    if state["phase"] == "ended":
+        return {**state, "rng": rng}
+    players = int(state["players"])
+    hidden_seats = [s for s in range(players) if s != seat or state["phase"] == "waiting"]
+    pinned = {c for o in state["offers"] if seat in (o["from"], o["to"]) for c in o["give"]}
+    pool = [c for s in hidden_seats for c in state["hands"][s] if c not in pinned]
+    pool += list(state["set_aside"])
+    rng, pool = shuffled(rng, pool)
+    hands = [list(h) for h in state["hands"]]
+    for s in hidden_seats:
+        keep = [c for c in hands[s] if c in pinned]
+        size = len(hands[s]) - len(keep)
+        hands[s], pool = sorted(keep + pool[:size]), pool[size:]
+    return {**state, "hands": hands, "set_aside": sorted(pool), "rng": rng}
+
+
+def deck() -> list[dict[str, Any]]:
+    return [card_json(c) for c in range(DECK_SIZE)]
+
+
+class _Polymer:
+    info = INFO
+    setup = staticmethod(setup)
+    parse_move = staticmethod(parse_move)
+    to_act = staticmethod(to_act)
+    legal_moves = staticmethod(legal_moves)
+    apply = staticmethod(apply)
+    view = staticmethod(view)
+    scores = staticmethod(scores)
+    outcome = staticmethod(outcome)
+    bot_move = staticmethod(bot_move)
+    check = staticmethod(check)
+    redeal_hidden = staticmethod(redeal_hidden)
+    deck = staticmethod(deck)
+
+
+GAME = _Polymer()

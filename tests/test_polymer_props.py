@@ -1,0 +1,183 @@
+"""Property tests: many full Polymer games with bots, 5 to 15 seats, on a logical clock.
+
+After every move: every card is in exactly one place, each seat holds its start count
+plus what it borrowed minus what it lent, nobody sees a hand it should not, and a
+refused move changes nothing. At the end: loans are settled, counts are back to the
+start, and each seat's score is recomputed here from its reported arrangement.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules.core import RuleViolation
+from rules.polymer import GAME
+from rules.polymer.cards import ids_for_codes
+from rules.polymer.patterns import validate_arrangement
+
+
+def longest_possible(hand: list[int]) -> int:
+    """Independent L_max: biggest same-rank count or longest circular same-suit run."""
+    faces = {c % 52 for c in hand}
+    best = max(Counter(c % 13 for c in hand).values(), default=0)
+    for suit in range(4):
+        ranks = {f % 13 for f in faces if f // 13 == suit}
+        if len(ranks) == 13:
+            return max(best, 13)
+        for start in ranks:
+            if (start - 1) % 13 in ranks:
+                continue
+            n = 0
+            while (start + n) % 13 in ranks:
+                n += 1
+            best = max(best, n)
+    return best if best >= 2 else 0
+
+
+def check_counts(state: dict[str, Any]) -> None:
+    GAME.check(state)
+    owned = Counter(c for h in state["hands"] for c in h)
+    assert all(n == 1 for n in owned.values())
+
+
+def check_views(state: dict[str, Any]) -> None:
+    players = state["players"]
+    for seat in [None, *range(players)]:
+        seen = GAME.view(state, seat)
+        if state["phase"] != "ended":
+            assert all(s["hand"] is None for s in seen["seats"])
+        if seat is not None:
+            you = seen["you"]
+            if state["phase"] == "waiting":
+                assert you["hand"] is None and you["best"] is None
+            else:
+                assert [c["id"] for c in you["hand"]] == state["hands"][seat]
+        for offer in seen["offers"]:
+            assert ("give" in offer) == (seat in (offer["from"], offer["to"]))
+
+
+def recompute(state: dict[str, Any]) -> None:
+    table = GAME.scores(state)["seats"]
+    players = state["players"]
+    for row in table:
+        seat = row["seat"]
+        hand = state["hands"][seat]
+        ids = row["arrangement_ids"]
+        patterns = [ids["longest"], *ids["others"]] if ids["longest"] else ids["others"]
+        arrangement = validate_arrangement(hand, patterns)
+        assert len(ids["longest"]) == longest_possible(hand)
+        left, right = (seat + 1) % players, (seat - 1) % players
+        neighbours = longest_possible(state["hands"][left]) + longest_possible(
+            state["hands"][right]
+        )
+        rest = sum(len(p) - 1 for p in ids["others"])
+        assert row["score"] == len(ids["longest"]) * neighbours + rest
+        assert arrangement.longest_length == len(ids["longest"])
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    players=st.integers(5, 15),
+    seed=st.integers(0, 2**32),
+    timer=st.integers(5, 90),
+    bots=st.lists(st.sampled_from(["random", "trading"]), min_size=1, max_size=4),
+    noise=st.lists(st.integers(0, 10_000), max_size=30),
+)
+def test_full_games_keep_every_invariant(
+    players: int, seed: int, timer: int, bots: list[str], noise: list[int]
+) -> None:
+    state = GAME.setup(players, {"timer_seconds": timer}, seed)
+    start = state["hand_size"]
+    step = 0
+    while GAME.to_act(state):
+        check_counts(state)
+        if step % 7 == 0:
+            check_views(state)
+        seat = GAME.to_act(state)[step % len(GAME.to_act(state))]
+        if noise and step < len(noise):  # a random (probably illegal) move changes nothing
+            junk = {"type": "repay", "loan": noise[step] % 5, "cards": [noise[step] % 104]}
+            before = repr(state)
+            try:
+                state, _ = GAME.apply(state, seat, junk)
+            except RuleViolation:
+                assert repr(state) == before
+        move, state = GAME.bot_move(state, seat, bots[seat % len(bots)])
+        state, events = GAME.apply(state, seat, move)
+        assert all("type" in e for e in events)
+        step += 1
+        assert step < 20_000
+    check_counts(state)
+    check_views(state)
+    assert state["loans"] == [] and state["offers"] == []
+    assert [len(h) for h in state["hands"]] == [start] * players
+    recompute(state)
+    outcome = GAME.outcome(state)
+    assert outcome.finished and set(outcome.ranking) == set(range(players))
+
+
+def test_seed_example_scores_48() -> None:
+    """Sequences of 4 and 3 and two pairs; neighbours' longest 5 and 6 -> 48."""
+    deal = [
+        ["4S", "5S", "6S", "7S", "9H", "10H", "JH", "2C", "2D", "KC", "KD"],
+        ["8C", "8D", "8H", "8S", "8S", "AD", "3C", "5D", "7C", "9D", "JC"],  # a group of five
+        ["AC", "2H", "4C", "6D", "8D", "10C", "QC", "KH", "3D", "5C", "7D"],
+        ["9C", "JD", "QD", "QH", "10S", "4D", "6C", "3S", "AS", "2S", "9S"],
+        ["AH", "2H", "3H", "4H", "5H", "6H", "6S", "10D", "KS", "QS", "JS"],  # a sequence of six
+    ]
+    deal[2][1] = "7H"  # keep each face at most twice
+    state = GAME.setup(5, {"deal": deal, "timer_seconds": 1}, seed=0)
+    for seat in range(5):
+        state, _ = GAME.apply(state, seat, {"type": "ready", "at": 0})
+    state, _ = GAME.apply(state, 0, {"type": "time_up", "at": 1000})
+    row = GAME.scores(state)["seats"][0]
+    assert row["neighbour_longest"] == {"left": 5, "right": 6}
+    assert row["longest_length"] == 4 and row["rest_value"] == 2 + 1 + 1
+    assert row["score"] == 48
+
+
+def test_moves_after_the_deadline_are_refused_but_time_up_settles() -> None:
+    state = GAME.setup(5, {"timer_seconds": 10}, seed=3)
+    for seat in range(5):
+        state, _ = GAME.apply(state, seat, {"type": "ready", "at": 0})
+    card = state["hands"][0][0]
+    state, _ = GAME.apply(state, 0, {"type": "lend", "to": 1, "cards": [card], "at": 5_000})
+    with pytest.raises(RuleViolation) as err:
+        GAME.apply(state, 1, {"type": "repay", "loan": 1, "cards": [card], "at": 10_000})
+    assert err.value.code == "timer_expired" and err.value.status == 409
+    with pytest.raises(RuleViolation) as early:
+        GAME.apply(state, 1, {"type": "time_up", "at": 9_999})
+    assert early.value.code == "timer_running"
+    state, events = GAME.apply(state, 3, {"type": "time_up", "at": 10_000})
+    assert [e["type"] for e in events] == ["time_up", "loan_settled", "game_over"]
+    assert events[1]["cards"][0]["id"] == card  # the very card lent comes back
+    assert [len(h) for h in state["hands"]] == [20] * 5
+
+
+def test_settlement_returns_least_needed_cards_when_the_lent_ones_moved_on() -> None:
+    deal = [
+        ["AS", "2S", "3S", "4S", "5S", "6S"],
+        ["7H", "7D", "7C", "KD", "QC", "JD"],
+        ["2H", "3H", "9C", "9D", "10S", "10H"],
+        ["5C", "6C", "8C", "8D", "8H", "8S"],
+        ["AH", "AD", "KH", "KC", "QH", "QD"],
+    ]
+    state = GAME.setup(5, {"deal": deal, "timer_seconds": 60}, seed=0)
+    for seat in range(5):
+        state, _ = GAME.apply(state, seat, {"type": "ready", "at": 0})
+    ace = ids_for_codes("AS")[0]
+    state, _ = GAME.apply(state, 0, {"type": "lend", "to": 1, "cards": [ace], "at": 1})
+    state, _ = GAME.apply(state, 1, {"type": "lend", "to": 2, "cards": [ace], "at": 2})
+    state, events = GAME.apply(state, 0, {"type": "time_up", "at": 60_000})
+    settled = [e for e in events if e["type"] == "loan_settled"]
+    # the end of the chain first, so the ace travels home: 2 -> 1, then 1 -> 0
+    assert [(e["lender"], e["debtor"]) for e in settled] == [(1, 2), (0, 1)]
+    assert all(e["cards"][0]["id"] == ace for e in settled)
+    assert state["hands"][0] == sorted(ids_for_codes(deal[0]))
+    assert state["hands"][1] == sorted(ids_for_codes(deal[1]))
+    assert [len(h) for h in state["hands"]] == [6] * 5
+    GAME.check(state)
