@@ -13,6 +13,8 @@ from .config import Settings
 from .game_blueprint import make_blueprint
 from .meta_blueprint import blp as catalogue_blp
 from .meta_blueprint import health as health_blp
+from .polymer.blueprint import blp as polymer_blp
+from .polymer.store import SessionStore
 from .problems import Problem
 from .registry import game_apis
 from .tokens import Sealer
@@ -56,6 +58,12 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
         expose_headers=["X-Request-ID", "Retry-After", "Location"],
     )
     app.extensions["chemgames.sealer"] = Sealer(settings.state_keys)
+    if settings.redis_url:
+        app.extensions["chemgames.store"] = SessionStore(
+            settings.redis_url,
+            timeout=settings.redis_timeout_seconds,
+            ttl_seconds=settings.polymer_ttl_seconds,
+        )
     apis = game_apis()
     app.extensions["chemgames.games"] = apis
 
@@ -71,6 +79,8 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
     api.register_blueprint(health_blp)
     api.register_blueprint(catalogue_blp)
     for game_api in apis.values():
-        api.register_blueprint(make_blueprint(game_api))
+        if not game_api.sessions:
+            api.register_blueprint(make_blueprint(game_api))
+    api.register_blueprint(polymer_blp)
     app.extensions["chemgames.api"] = api
     return app

@@ -23,6 +23,7 @@ from .play import (
     GameApi,
     apply_move,
     check_seat,
+    events_for,
     new_game,
     open_token,
     seal,
@@ -195,7 +196,7 @@ def make_blueprint(api: GameApi) -> Blueprint:
                 **turn_block(api, env),
                 "seat": seat,
                 "move": move,
-                "events": events,
+                "events": events_for(events, seat),
                 "view": game.view(env.state, seat),
             }
         )

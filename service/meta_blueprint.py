@@ -31,8 +31,33 @@ def _registry() -> dict[str, Any]:
     return current_app.extensions["chemgames.games"]  # type: ignore[no-any-return]
 
 
-def _summary(info: GameInfo) -> dict[str, Any]:
+def _links(info: GameInfo, sessions: bool) -> dict[str, str]:
     base = f"/v1/{info.slug}"
+    if sessions:
+        return {
+            "self": f"/v1/games/{info.slug}",
+            "setup": f"{base}/setup",
+            "session": f"{base}/sessions/{{session_id}}",
+            "moves": f"{base}/sessions/{{session_id}}/moves",
+            "start": f"{base}/sessions/{{session_id}}/start",
+            "legal_moves": f"{base}/sessions/{{session_id}}/legal-moves",
+            "bot_move": f"{base}/sessions/{{session_id}}/bot-move",
+            "scores": f"{base}/sessions/{{session_id}}/scores",
+            "arrangement": f"{base}/sessions/{{session_id}}/arrangement",
+            "events": f"{base}/sessions/{{session_id}}/events",
+        }
+    return {
+        "self": f"/v1/games/{info.slug}",
+        "setup": f"{base}/setup",
+        "moves": f"{base}/moves",
+        "legal_moves": f"{base}/legal-moves",
+        "view": f"{base}/view",
+        "scores": f"{base}/scores",
+        "bot_move": f"{base}/bot-move",
+    }
+
+
+def _summary(info: GameInfo, sessions: bool = False) -> dict[str, Any]:
     return {
         "slug": info.slug,
         "title": info.title,
@@ -42,15 +67,7 @@ def _summary(info: GameInfo) -> dict[str, Any]:
         "dynamics": str(info.dynamics),
         "has_chance": info.has_chance,
         "rules_version": info.rules_version,
-        "links": {
-            "self": f"/v1/games/{info.slug}",
-            "setup": f"{base}/setup",
-            "moves": f"{base}/moves",
-            "legal_moves": f"{base}/legal-moves",
-            "view": f"{base}/view",
-            "scores": f"{base}/scores",
-            "bot_move": f"{base}/bot-move",
-        },
+        "links": _links(info, sessions),
     }
 
 
@@ -117,7 +134,7 @@ class GameDetail(MethodView):
         deck = getattr(api.game, "deck", list)()
         return json_response(
             {
-                **_summary(info),
+                **_summary(info, api.sessions),
                 "seed_file": info.seed_file,
                 "options": [
                     {
@@ -178,10 +195,10 @@ class Readyz(MethodView):
         """
         store = current_app.extensions.get("chemgames.store")
         checks: dict[str, Any] = {"games": sorted(_registry())}
-        ok = True
-        if store is not None:
-            redis_ok, detail = store.ping()
-            checks["redis"] = {"ok": redis_ok, "detail": detail}
-            ok = redis_ok
+        if store is None:
+            ok, detail = False, "REDIS_URL is not set: Polymer is unavailable"
+        else:
+            ok, detail = store.ping()
+        checks["redis"] = {"ok": ok, "detail": detail, "needed_by": ["polymer"]}
         body = {"status": "ok" if ok else "degraded", "checks": checks}
         return json_response(body)

@@ -31,6 +31,8 @@ class GameApi:
     events: Mapping[str, type[ma.Schema]] = field(default_factory=dict)
     setup_example: Mapping[str, Any] = field(default_factory=dict)
     move_example: Mapping[str, Any] = field(default_factory=dict)
+    # real-time games keep a session in Redis and get their own blueprint
+    sessions: bool = False
 
     @property
     def slug(self) -> str:
@@ -80,6 +82,21 @@ def seats_block(env: Envelope) -> list[dict[str, Any]]:
         {"seat": seat, "seat_token": s.seat_token(env.game_id, seat)}
         for seat in range(int(env.state["players"]))
     ]
+
+
+def events_for(events: list[Event], seat: int | None) -> list[Event]:
+    """Events as ``seat`` may see them: its own private details merged in, the rest dropped."""
+    out = []
+    for event in events:
+        private = event.get("private")
+        if private is None:
+            out.append(event)
+            continue
+        public = {k: v for k, v in event.items() if k != "private"}
+        if seat is not None:
+            public.update(private.get(seat) or private.get(str(seat)) or {})
+        out.append(public)
+    return out
 
 
 def turn_block(api: GameApi, env: Envelope) -> dict[str, Any]:

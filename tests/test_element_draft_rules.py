@@ -57,7 +57,7 @@ def test_selection_is_private_until_everyone_has_selected() -> None:
     state = GAME.setup(3, {}, seed=5)
     z0 = state["hands"][0][0]
     state, events = GAME.apply(state, 0, {"type": "draft", "card": z0})
-    assert events == [{"type": "card_selected", "seat": 0, "card": z0}]
+    assert events == [{"type": "card_selected", "seat": 0, "private": {0: {"card": z0}}}]
     for seat in (1, 2, None):
         seen = GAME.view(state, seat)
         assert seen["seats"][0]["has_selected"] is True

@@ -66,15 +66,18 @@ def _resolve(node: Any, spec: dict[str, Any]) -> Any:
     return node
 
 
-def response_schema(spec: dict[str, Any], path: str, status: int) -> dict[str, Any]:
-    responses = spec["paths"][path]["post" if "post" in spec["paths"][path] else "get"]["responses"]
+def response_schema(
+    spec: dict[str, Any], path: str, status: int, method: str | None = None
+) -> dict[str, Any]:
+    item = spec["paths"][path]
+    responses = item[method or ("post" if "post" in item else "get")]["responses"]
     resp = _resolve(responses[str(status)], spec)
     content = resp["content"]
     return next(iter(content.values()))["schema"]  # type: ignore[no-any-return]
 
 
-def check(spec: dict[str, Any], path: str, resp: Any) -> None:
-    schema = response_schema(spec, path, resp.status_code)
+def check(spec: dict[str, Any], path: str, resp: Any, method: str | None = None) -> None:
+    schema = response_schema(spec, path, resp.status_code, method)
     errors = sorted(Draft202012Validator(schema).iter_errors(resp.get_json()), key=str)
     assert not errors, f"{path} {resp.status_code}: {errors[0].message} at {list(errors[0].path)}"
 
@@ -120,3 +123,45 @@ def test_docs_page_and_spec_are_served(client: FlaskClient) -> None:
 def test_generated_spec_is_stable(spec: dict[str, Any]) -> None:
     assert render(generate()) == render(spec)
     json.loads(render(spec))
+
+
+def test_polymer_responses_match_the_documented_schemas(
+    spec: dict[str, Any], client: FlaskClient
+) -> None:
+    po = "/v1/polymer"
+    sid_path = po + "/sessions/{session_id}"
+    setup = client.post(f"{po}/setup", json={"players": 5, "seed": 2})
+    check(spec, f"{po}/setup", setup)
+    body = setup.get_json()
+    sid, host = body["session_id"], body["host_token"]
+    seats = {s["seat"]: s["seat_token"] for s in body["seats"]}
+    url = f"{po}/sessions/{sid}"
+    check(spec, sid_path + "/start", client.post(url + "/start", json={"host_token": host}))
+    view = client.get(f"{url}?seat=0&seat_token={seats[0]}")
+    check(spec, sid_path, view, "get")
+    version = view.get_json()["version"]
+    for step in range(40):
+        seat = step % 5
+        auth = {"seat": seat, "seat_token": seats[seat]}
+        resp = client.post(url + "/bot-move", json={**auth, "version": version, "bot": "trading"})
+        check(spec, sid_path + "/bot-move", resp)
+        version = resp.get_json()["version"]
+    legal = client.post(url + "/legal-moves", json={"seat": 1, "seat_token": seats[1]})
+    check(spec, sid_path + "/legal-moves", legal)
+    move = legal.get_json()["moves"][-1]
+    resp = client.post(
+        url + "/moves", json={"seat": 1, "seat_token": seats[1], "version": version, "move": move}
+    )
+    check(spec, sid_path + "/moves", resp)
+    stale = client.post(
+        url + "/moves", json={"seat": 1, "seat_token": seats[1], "version": 0, "move": move}
+    )
+    check(spec, sid_path + "/moves", stale)
+    hand = client.get(f"{url}?seat=2&seat_token={seats[2]}").get_json()["view"]["you"]["hand"]
+    declared = client.post(
+        url + "/arrangement",
+        json={"seat": 2, "seat_token": seats[2], "patterns": [[hand[0]["id"]]]},
+    )
+    check(spec, sid_path + "/arrangement", declared)
+    check(spec, sid_path + "/scores", client.get(url + "/scores"))
+    check(spec, sid_path, client.get(f"{po}/sessions/missing"), "get")

@@ -287,7 +287,8 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     pending = list(state["pending"])
     pending[seat] = z
     new: State = {**state, "pending": pending}
-    events: list[Event] = [{"type": "card_selected", "seat": seat, "card": z}]
+    # only the selecting seat learns which card, until the reveal
+    events: list[Event] = [{"type": "card_selected", "seat": seat, "private": {seat: {"card": z}}}]
     if all(p is not None for p in pending):
         new, more = _reveal(new)
         events.extend(more)

@@ -15,7 +15,14 @@ SEED_MAX = 2**63 - 1
 
 
 class ProblemSchema(ma.Schema):
-    """RFC 9457 problem details, with a stable machine `code`."""
+    """RFC 9457 problem details, with a stable machine `code`.
+
+    Extension members may appear (RFC 9457 section 3.2); those this service sends are
+    documented below.
+    """
+
+    class Meta:
+        unknown = ma.INCLUDE
 
     type = fields.String(
         required=True,
@@ -38,6 +45,14 @@ class ProblemSchema(ma.Schema):
     details = fields.Dict(metadata={"description": "Facts about a rule violation."})
     errors = fields.Raw(metadata={"description": "Per-field schema errors (invalid_request)."})
     request_id = fields.String(metadata={"description": "Request id of an internal error."})
+    current_version = fields.Integer(
+        metadata={"description": "stale_version: the version to resync to."}
+    )
+    deadline_at = fields.String(metadata={"description": "timer_expired: when time ran out."})
+    server_now = fields.String(metadata={"description": "timer_expired: the server's clock."})
+    known = fields.List(fields.String(), metadata={"description": "unknown_move: the moves."})
+    token_game = fields.String(metadata={"description": "token_wrong_game: its game."})
+    seat = fields.Integer(metadata={"description": "seat_token_invalid: the seat asked for."})
 
 
 class MoveField(fields.Field):
@@ -149,10 +164,10 @@ def token_field(**metadata: Any) -> fields.String:
     )
 
 
-def seat_field(required: bool = True) -> fields.Integer:
+def seat_field(required: bool = True, *, strict: bool = True) -> fields.Integer:
     return fields.Integer(
         required=required,
-        strict=True,
+        strict=strict,
         validate=validate.Range(min=0, max=63),
         metadata={"description": "Seat number, 0-based, clockwise.", "example": 0},
     )

@@ -182,7 +182,7 @@ class EdCardSelectedEventSchema(ma.Schema):
 
     type = move_type("card_selected")
     seat = fields.Integer(required=True)
-    card = fields.Integer(required=True)
+    card = fields.Integer(metadata={"description": "Present only for the selecting seat."})
 
 
 class EdRevealedCardSchema(EdCardSchema):

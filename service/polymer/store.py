@@ -1,0 +1,173 @@
+"""Polymer sessions in Redis: the one place the service keeps anything.
+
+Per session ``polymer:{id}`` is a hash: the latest sealed token, the state version,
+the deadline (ms since the Unix epoch, by the Redis server's clock, the only clock
+every instance shares), the phase, the open loans and loan calls (public facts, JSON),
+and the player count. ``polymer:{id}:events`` is the pub/sub channel and
+``polymer:{id}:idem:{seat}:{key}`` remembers answered Idempotency-Keys.
+
+A move commits with one Lua script, atomically: it applies only if the version is
+still the one the move was computed on and, unless it is the time-up transition,
+only if the deadline has not passed by Redis's own clock; then it stores the new
+token, publishes the events and remembers the idempotent response.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+import redis
+
+PREFIX = "polymer:"
+
+_COMMIT = """
+local key = KEYS[1]
+local current = redis.call('HGET', key, 'version')
+if not current then return {-1, 0} end
+if tonumber(current) ~= tonumber(ARGV[1]) then return {0, tonumber(current)} end
+if ARGV[2] == '0' then
+  local deadline = redis.call('HGET', key, 'deadline_ms')
+  if deadline and deadline ~= '' then
+    local t = redis.call('TIME')
+    local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+    if now >= tonumber(deadline) then return {2, tonumber(current)} end
+  end
+end
+local new = tonumber(current) + 1
+redis.call('HSET', key, 'version', new, 'token', ARGV[3], 'phase', ARGV[4],
+           'deadline_ms', ARGV[5], 'loans', ARGV[6])
+redis.call('EXPIRE', key, tonumber(ARGV[7]))
+if ARGV[8] ~= '' then redis.call('PUBLISH', KEYS[2], ARGV[8]) end
+if KEYS[3] ~= '' then redis.call('SET', KEYS[3], ARGV[9], 'EX', tonumber(ARGV[7])) end
+return {1, new}
+"""
+
+
+@dataclass(frozen=True)
+class Session:
+    id: str
+    version: int
+    token: str
+    phase: str
+    deadline_ms: int | None
+    loans: list[dict[str, Any]]
+    players: int
+
+
+@dataclass(frozen=True)
+class Commit:
+    """The outcome of a compare-and-set: ``applied``, else why not."""
+
+    status: str  # "applied" | "stale" | "expired" | "missing"
+    version: int
+
+
+class SessionStore:
+    def __init__(self, url: str, *, timeout: float = 1.0, ttl_seconds: int = 6 * 3600) -> None:
+        self.url = url
+        self.ttl = ttl_seconds
+        self.redis = redis.Redis.from_url(
+            url,
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
+            health_check_interval=15,
+            decode_responses=False,
+        )
+        self._commit = self.redis.register_script(_COMMIT)
+
+    # keys ---------------------------------------------------------------------------
+    @staticmethod
+    def key(session_id: str) -> str:
+        return PREFIX + session_id
+
+    @staticmethod
+    def channel(session_id: str) -> str:
+        return PREFIX + session_id + ":events"
+
+    @staticmethod
+    def idem_key(session_id: str, seat: int, key: str) -> str:
+        return f"{PREFIX}{session_id}:idem:{seat}:{key}"
+
+    # reads --------------------------------------------------------------------------
+    def ping(self) -> tuple[bool, str]:
+        try:
+            self.redis.ping()
+        except redis.RedisError as err:
+            return False, f"{type(err).__name__}: {err}"
+        return True, "ok"
+
+    def now_ms(self) -> int:
+        """The shared clock: the Redis server's time."""
+        seconds, micros = self.redis.time()
+        return int(seconds) * 1000 + int(micros) // 1000
+
+    def load(self, session_id: str) -> Session | None:
+        raw = self.redis.hgetall(self.key(session_id))
+        if not raw:
+            return None
+        get = {k.decode(): v.decode() for k, v in raw.items()}
+        return Session(
+            id=session_id,
+            version=int(get["version"]),
+            token=get["token"],
+            phase=get["phase"],
+            deadline_ms=int(get["deadline_ms"]) if get.get("deadline_ms") else None,
+            loans=orjson.loads(get.get("loans") or "[]"),
+            players=int(get["players"]),
+        )
+
+    def idempotent(self, session_id: str, seat: int, key: str) -> dict[str, Any] | None:
+        raw = self.redis.get(self.idem_key(session_id, seat, key))
+        return None if raw is None else orjson.loads(raw)  # type: ignore[no-any-return]
+
+    # writes -------------------------------------------------------------------------
+    def create(self, session_id: str, token: str, phase: str, players: int) -> None:
+        key = self.key(session_id)
+        with self.redis.pipeline() as pipe:
+            pipe.hset(
+                key,
+                mapping={
+                    "version": 0,
+                    "token": token,
+                    "phase": phase,
+                    "deadline_ms": "",
+                    "loans": "[]",
+                    "players": players,
+                },
+            )
+            pipe.expire(key, self.ttl)
+            pipe.execute()
+
+    def commit(
+        self,
+        session_id: str,
+        *,
+        expected: int,
+        token: str,
+        phase: str,
+        deadline_ms: int | None,
+        loans: list[dict[str, Any]],
+        message: dict[str, Any] | None,
+        system: bool = False,
+        idem: tuple[int, str, dict[str, Any]] | None = None,
+    ) -> Commit:
+        """Store a new state if ``expected`` is still the version (and time is not up)."""
+        idem_key = self.idem_key(session_id, idem[0], idem[1]) if idem else ""
+        status, version = self._commit(
+            keys=[self.key(session_id), self.channel(session_id), idem_key],
+            args=[
+                expected,
+                "1" if system else "0",
+                token,
+                phase,
+                "" if deadline_ms is None else deadline_ms,
+                orjson.dumps(loans),
+                self.ttl,
+                orjson.dumps(message) if message else "",
+                orjson.dumps(idem[2]) if idem else "",
+            ],
+        )
+        name = {1: "applied", 0: "stale", 2: "expired", -1: "missing"}[int(status)]
+        return Commit(name, int(version))

