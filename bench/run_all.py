@@ -9,6 +9,8 @@ BENCHES = [
     ["bench/word_detection.py"],
     ["-m", "bench.element_draft_games"],
     ["-m", "bench.http_moves"],
+    ["-m", "bench.polymer_patterns"],
+    ["-m", "bench.http_polymer"],
 ]
 
 

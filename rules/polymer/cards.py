@@ -206,7 +206,10 @@ def card_json(card: int) -> dict[str, Any]:
     >>> card_json(0)
     {'id': 0, 'code': 'AC', 'rank': 1, 'suit': 'C', 'label': 'A♣'}
     """
-    check_card(card)
+    return dict(_CARD_JSON[check_card(card)])
+
+
+def _card_json(card: int) -> dict[str, Any]:
     return {
         "id": card,
         "code": card_code(card),
@@ -214,3 +217,6 @@ def card_json(card: int) -> dict[str, Any]:
         "suit": suit_of(card),
         "label": card_label(card),
     }
+
+
+_CARD_JSON: tuple[dict[str, Any], ...] = tuple(_card_json(c) for c in range(DECK_SIZE))

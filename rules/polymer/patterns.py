@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from rules.core import RuleViolation, neighbours
@@ -566,7 +567,12 @@ def best_arrangement(hand: Sequence[int]) -> Arrangement:
     >>> best_arrangement(ids_for_codes("3C 4C 5C 5D 5H 5S")).codes()["longest"]
     ['5C', '5D', '5H', '5S']
     """
-    ids = check_hand(hand)
+    return _best(tuple(sorted(check_hand(hand))))
+
+
+@lru_cache(maxsize=4096)
+def _best(ids: tuple[int, ...]) -> Arrangement:
+    # memoised: views, bots and settlement ask again for hands that did not change
     counts = _counts(ids)
     length = _longest_from_counts(counts)
     if length == 0:

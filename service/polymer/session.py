@@ -64,7 +64,7 @@ class Loaded:
 
 def load(session_id: str) -> Loaded:
     st = store()
-    session = st.load(session_id)
+    session, now_ms = st.load(session_id)
     if session is None:
         raise Problem(
             "session_not_found",
@@ -72,7 +72,7 @@ def load(session_id: str) -> Loaded:
             "Start a new game with POST /v1/polymer/setup.",
         )
     env = sealer().open(session.token, slug=SLUG, rules_version=GAME.info.rules_version)
-    return Loaded(session, env, st.now_ms())
+    return Loaded(session, env, now_ms)
 
 
 def public_loans(state: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -162,7 +162,7 @@ def timer_expired(loaded: Loaded) -> Problem:
     return Problem(
         "timer_expired",
         "Time is up: the timer reached zero and trading has stopped. "
-        "See the final scores at GET /v1/polymer/sessions/{id}/scores.",
+        f"See the final scores at GET /v1/polymer/sessions/{loaded.session.id}/scores.",
         deadline_at=iso(loaded.env.state["deadline_ms"]),
         server_now=iso(loaded.now_ms),
     )

@@ -103,10 +103,15 @@ class SessionStore:
         seconds, micros = self.redis.time()
         return int(seconds) * 1000 + int(micros) // 1000
 
-    def load(self, session_id: str) -> Session | None:
-        raw = self.redis.hgetall(self.key(session_id))
+    def load(self, session_id: str) -> tuple[Session | None, int]:
+        """The session (None if absent) and the server clock, in one round trip."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hgetall(self.key(session_id))
+            pipe.time()
+            raw, (seconds, micros) = pipe.execute()
+        now = int(seconds) * 1000 + int(micros) // 1000
         if not raw:
-            return None
+            return None, now
         get = {k.decode(): v.decode() for k, v in raw.items()}
         return Session(
             id=session_id,
@@ -116,7 +121,7 @@ class SessionStore:
             deadline_ms=int(get["deadline_ms"]) if get.get("deadline_ms") else None,
             loans=orjson.loads(get.get("loans") or "[]"),
             players=int(get["players"]),
-        )
+        ), now
 
     def idempotent(self, session_id: str, seat: int, key: str) -> dict[str, Any] | None:
         raw = self.redis.get(self.idem_key(session_id, seat, key))

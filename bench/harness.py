@@ -1,0 +1,105 @@
+"""Shared pieces of the HTTP benchmarks: servers, a keep-alive client, timing."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GUNICORN = str(Path(sys.executable).parent / "gunicorn")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start(app: str, port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen(
+        [GUNICORN, "--config", "gunicorn.conf.py", "--bind", f"127.0.0.1:{port}", app],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError(f"{app} did not start on port {port}")
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
+class Client:
+    def __init__(self, port: int) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def post(self, path: str, body: bytes) -> tuple[int, bytes, float]:
+        started = time.perf_counter()
+        self.conn.request("POST", path, body, {"Content-Type": "application/json"})
+        resp = self.conn.getresponse()
+        data = resp.read()
+        return resp.status, data, time.perf_counter() - started
+
+
+def run_parallel(
+    jobs: list[Callable[[], list[float]]], concurrency: int
+) -> tuple[list[float], float]:
+    latencies: list[float] = []
+    lock = threading.Lock()
+    queue = list(jobs)
+
+    def worker() -> None:
+        while True:
+            with lock:
+                if not queue:
+                    return
+                job = queue.pop(0)
+            got = job()
+            with lock:
+                latencies.extend(got)
+
+    started = time.perf_counter()
+    threads = [threading.Thread(target=worker) for _ in range(concurrency)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return latencies, time.perf_counter() - started
+
+
+def summary(name: str, latencies: list[float], elapsed: float) -> dict[str, float]:
+    ordered = sorted(latencies)
+    row = {
+        "requests": len(ordered),
+        "rps": len(ordered) / elapsed,
+        "p50_ms": 1000 * statistics.median(ordered),
+        "p99_ms": 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
+    }
+    print(
+        f"{name:10} {row['requests']:8.0f} {row['rps']:9.0f} {row['p50_ms']:8.2f} "
+        f"{row['p99_ms']:8.2f}"
+    )
+    return row
