@@ -18,6 +18,7 @@ seat has selected, all selections are revealed together, the race to spell a
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from rules.chemistry.elements import ELEMENTS, FAMILY_NAMES, MAX_Z, element
@@ -198,18 +199,10 @@ def word_index(state: State) -> WordIndex:
     return _custom_index(tuple(words), max_z)
 
 
-_CUSTOM_CACHE: dict[tuple[tuple[str, ...], int], WordIndex] = {}
-
-
+@lru_cache(maxsize=64)
 def _custom_index(words: tuple[str, ...], max_z: int) -> WordIndex:
-    # a pure memo: the same words always give the same index
-    key = (words, max_z)
-    index = _CUSTOM_CACHE.get(key)
-    if index is None:
-        if len(_CUSTOM_CACHE) > 64:
-            _CUSTOM_CACHE.clear()
-        index = _CUSTOM_CACHE[key] = WordIndex.from_words(words, max_z)
-    return index
+    # memoised: a teacher's list is indexed once per worker, not on every request
+    return WordIndex.from_words(words, max_z)
 
 
 def placings(state: State) -> dict[int, dict[str, Any]]:
