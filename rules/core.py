@@ -62,12 +62,6 @@ class GameInfo:
     player_counts: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
     codes: Mapping[str, str] = field(default_factory=dict)
 
-    def option(self, name: str) -> Option:
-        for opt in self.options:
-            if opt.name == name:
-                return opt
-        raise KeyError(name)
-
 
 CORE_CODES: Mapping[str, str] = {
     "bad_players": "The player count is not a whole number in the game's range.",
@@ -77,7 +71,6 @@ CORE_CODES: Mapping[str, str] = {
     "unknown_move": "The move's type is not one this game knows.",
     "bad_move": "The move object is missing a field or has one of the wrong type.",
     "game_over": "The game has ended; no more moves are accepted.",
-    "not_your_turn": "This seat may not act now.",
     "unknown_bot": "The bot name is not one this game offers.",
     "state_invalid": "The state breaks an invariant of the rules.",
 }

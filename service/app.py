@@ -55,7 +55,7 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
     CORS(
         app,
         origins=list(settings.cors_origins),
-        expose_headers=["X-Request-ID", "Retry-After", "Location"],
+        expose_headers=["X-Request-ID", "Retry-After", "Location", "Idempotent-Replayed"],
     )
     app.extensions["chemgames.sealer"] = Sealer(settings.state_keys)
     if settings.redis_url:

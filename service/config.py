@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from cryptography.fernet import Fernet
@@ -50,7 +50,6 @@ class Settings:
     redis_timeout_seconds: float = 1.0
     sse_max_seconds: float = 300.0
     sse_heartbeat_seconds: float = 15.0
-    extra: dict[str, object] = field(default_factory=dict)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:

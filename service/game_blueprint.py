@@ -184,8 +184,7 @@ def make_blueprint(api: GameApi) -> Blueprint:
         and (c == "bad_move" or not c.startswith("bad_"))
     )
     move_codes = ["unknown_move", *rule_codes]
-    bot_codes = ["not_your_turn", "game_over", "already_selected"]
-    bot_codes = [c for c in bot_codes if c in rule_codes or c in CORE_CODES]
+    bot_codes = [c for c in ("game_over", "already_selected") if c in rule_codes]
     setup_codes = [*SETUP_CODES, *sorted(c for c in info.codes if c.startswith("bad_"))]
 
     def move_result(env: Any, seat: int, move: dict[str, Any], events: list[Any]) -> Any:
@@ -259,15 +258,7 @@ def make_blueprint(api: GameApi) -> Blueprint:
             env = open_token(api, body["token"])
             seat = body["seat"]
             check_seat(env, seat, body["seat_token"])
-            if seat not in game.to_act(env.state):
-                # let the rules explain why (game over, already selected, not your turn)
-                game.legal_moves(env.state, seat)
-                raise Problem(
-                    "not_your_turn",
-                    f"Seat {seat} has no move to make now.",
-                    status=422,
-                    title="Not your turn",
-                )
+            # a seat with nothing to do gets the rules' reason (game over, already selected)
             move, state = game.bot_move(env.state, seat, body["bot"])
             env = replace(env, state=state)
             env, events = apply_move(api, env, seat, move)

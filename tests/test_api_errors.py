@@ -184,7 +184,7 @@ def t_game_over(c: FlaskClient) -> Any:
     return c.post(f"{ED}/moves", json=_seat_body(done, move={"type": "draft", "card": 1}))
 
 
-def t_not_your_turn(c: FlaskClient) -> Any:
+def t_already_selected_bot(c: FlaskClient) -> Any:
     setup = _setup(c)
     a = _hand(c, setup)[0]
     token = c.post(f"{ED}/moves", json=_seat_body(setup, move={"type": "draft", "card": a}))
@@ -217,7 +217,6 @@ TRIGGERS: dict[str, tuple[int, Callable[[FlaskClient], Any]]] = {
     "not_in_hand": (422, t_not_in_hand),
     "already_selected": (422, t_already_selected),
     "game_over": (422, t_game_over),
-    "not_your_turn": (422, t_not_your_turn),
 }
 # Codes that exist for other games or are internal consistency checks, walked elsewhere.
 ELSEWHERE = {"state_invalid", "unknown_bot"}
@@ -305,3 +304,14 @@ def test_other_key_not_configured_gives_token_invalid() -> None:
         create_app(make_settings(KEY_A)).test_client().post(f"{ED}/scores", json={"token": token})
     )
     assert resp.get_json()["code"] == "token_invalid"
+
+
+def test_a_bot_cannot_move_for_a_seat_that_has_selected(client: FlaskClient) -> None:
+    body = t_already_selected_bot(client).get_json()
+    assert body["code"] == "already_selected"
+
+
+def test_a_bot_cannot_move_after_the_end(client: FlaskClient) -> None:
+    done = _finished_token(client)
+    body = client.post(f"{ED}/bot-move", json=_seat_body(done, bot="greedy")).get_json()
+    assert body["code"] == "game_over"

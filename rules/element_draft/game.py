@@ -36,6 +36,7 @@ from rules.core import (
     check_seat,
     left_of,
     resolve_options,
+    right_of,
 )
 from rules.rng import new_rng, randbelow, shuffled
 
@@ -385,7 +386,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "hand": [card(z) for z in state["hands"][seat]],
             "selection": card(pending) if pending is not None else None,
             "left": left_of(seat, players),
-            "right": (seat - 1) % players,
+            "right": right_of(seat, players),
         }
     return out
 
