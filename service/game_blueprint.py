@@ -17,6 +17,7 @@ from marshmallow import fields, validate
 
 from rules.core import CORE_CODES
 
+from . import examples
 from .docs import BODY_ERRORS, SEAT_ERRORS, TOKEN_ERRORS, merge, problems
 from .jsonio import json_response
 from .play import (
@@ -170,6 +171,7 @@ def make_blueprint(api: GameApi) -> Blueprint:
     game = api.game
     info = game.info
     sc = _schemas(api)
+    ex = examples.stateless(api)
     blp = Blueprint(
         info.slug,
         __name__ + "." + info.slug,
@@ -203,7 +205,7 @@ def make_blueprint(api: GameApi) -> Blueprint:
     @blp.route("/setup")
     class Setup(MethodView):
         @blp.arguments(sc["setup"](), example=dict(api.setup_example) or None)
-        @blp.response(201, sc["setup_response"])
+        @blp.response(201, sc["setup_response"], example=ex["setup"])
         @problems(blp, merge(BODY_ERRORS, {422: setup_codes}))
         def post(self, body: dict[str, Any]) -> Any:
             """Deal a new game.
@@ -229,7 +231,7 @@ def make_blueprint(api: GameApi) -> Blueprint:
     @blp.route("/moves")
     class Moves(MethodView):
         @blp.arguments(sc["move_request"](), example=dict(api.move_example) or None)
-        @blp.response(200, sc["move_response"])
+        @blp.response(200, sc["move_response"], example=ex["move"])
         @problems(blp, merge(BODY_ERRORS, TOKEN_ERRORS, SEAT_ERRORS, {422: move_codes}))
         def post(self, body: dict[str, Any]) -> Any:
             """Make a move as a seat.
@@ -267,7 +269,7 @@ def make_blueprint(api: GameApi) -> Blueprint:
     @blp.route("/legal-moves")
     class LegalMoves(MethodView):
         @blp.arguments(SeatRequestSchema())
-        @blp.response(200, sc["legal_response"])
+        @blp.response(200, sc["legal_response"], example=ex["legal"])
         @problems(blp, merge(BODY_ERRORS, TOKEN_ERRORS, SEAT_ERRORS))
         def post(self, body: dict[str, Any]) -> Any:
             """List every move the seat may make now (empty when it must wait)."""
@@ -280,7 +282,7 @@ def make_blueprint(api: GameApi) -> Blueprint:
     @blp.route("/view")
     class View(MethodView):
         @blp.arguments(ViewRequestSchema())
-        @blp.response(200, sc["view_response"])
+        @blp.response(200, sc["view_response"], example=ex["view"])
         @problems(blp, merge(BODY_ERRORS, TOKEN_ERRORS, SEAT_ERRORS))
         def post(self, body: dict[str, Any]) -> Any:
             """What a seat (with its seat token) or an observer (no seat) may see."""
@@ -308,7 +310,7 @@ def make_blueprint(api: GameApi) -> Blueprint:
     @blp.route("/scores")
     class Scores(MethodView):
         @blp.arguments(StateRequestSchema())
-        @blp.response(200, sc["scores_response"])
+        @blp.response(200, sc["scores_response"], example=ex["scores"])
         @problems(blp, merge(BODY_ERRORS, TOKEN_ERRORS))
         def post(self, body: dict[str, Any]) -> Any:
             """Scores so far (final once the game is over), with their evidence."""

@@ -165,3 +165,22 @@ def test_polymer_responses_match_the_documented_schemas(
     check(spec, sid_path + "/arrangement", declared)
     check(spec, sid_path + "/scores", client.get(url + "/scores"))
     check(spec, sid_path, client.get(f"{po}/sessions/missing"), "get")
+
+
+def test_every_example_matches_its_schema(spec: dict[str, Any]) -> None:
+    checked = 0
+    for path, item in spec["paths"].items():
+        for method, op in item.items():
+            if not isinstance(op, dict):
+                continue
+            bodies = [op.get("requestBody", {}).get("content", {})]
+            bodies += [_resolve(r, spec).get("content", {}) for r in op["responses"].values()]
+            for content in bodies:
+                for media in content.values():
+                    if "example" not in media:
+                        continue
+                    schema = _resolve(media["schema"], spec)
+                    errors = list(Draft202012Validator(schema).iter_errors(media["example"]))
+                    assert not errors, f"{method} {path}: {errors[0].message}"
+                    checked += 1
+    assert checked > 20

@@ -17,6 +17,7 @@ from rules.polymer import GAME
 from rules.polymer.game import declared
 
 from ..docs import BODY_ERRORS, merge, problems
+from ..examples import polymer_examples
 from ..jsonio import json_response
 from ..play import GameApi, new_game, sealer, seats_block
 from ..problems import Problem
@@ -32,6 +33,7 @@ blp = Blueprint(
     "instance shares the clock (Redis's), the version and the loan calls.",
 )
 
+EX = polymer_examples()
 SESSION_ERRORS = {404: ["session_not_found"], 503: ["redis_unavailable"]}
 SEAT_ERRORS = {403: ["seat_token_invalid"], 422: ["seat_out_of_range"]}
 RULE_CODES = sorted(
@@ -79,7 +81,7 @@ class Setup(MethodView):
     @blp.arguments(
         sc.PoSetupRequestSchema(), example={"players": 5, "options": {"timer_seconds": 600}}
     )
-    @blp.response(201, sc.PoSetupResponseSchema)
+    @blp.response(201, sc.PoSetupResponseSchema, example=EX["setup"])
     @problems(
         blp,
         merge(
@@ -122,7 +124,7 @@ class SessionQuerySchema(StrictSchema):
 @blp.route("/sessions/<session_id>")
 class SessionResource(MethodView):
     @blp.arguments(SessionQuerySchema(), location="query")
-    @blp.response(200, sc.PoSessionSchema)
+    @blp.response(200, sc.PoSessionSchema, example=EX["session"])
     @problems(blp, merge(SESSION_ERRORS, SEAT_ERRORS, {422: ["invalid_request"]}))
     def get(self, query: dict[str, Any], session_id: str) -> Any:
         """Resync: the latest version, token, clock, loans and your view.
@@ -156,7 +158,7 @@ class Moves(MethodView):
             "move": {"type": "offer", "to": 1, "give": [11], "ask": ["7S"]},
         },
     )
-    @blp.response(200, sc.PoMoveResponseSchema)
+    @blp.response(200, sc.PoMoveResponseSchema, example=EX["move"])
     @blp.doc(parameters=[IDEMPOTENCY])
     @problems(blp, MOVE_ERRORS)
     def post(self, body: dict[str, Any], session_id: str) -> Any:
@@ -204,7 +206,7 @@ def _play(session_id: str, body: dict[str, Any], move: dict[str, Any], bot: str 
 @blp.route("/sessions/<session_id>/start")
 class Start(MethodView):
     @blp.arguments(sc.PoStartRequestSchema())
-    @blp.response(200, sc.PoStartResponseSchema)
+    @blp.response(200, sc.PoStartResponseSchema, example=EX["start"])
     @problems(
         blp,
         merge(
@@ -225,7 +227,7 @@ class Start(MethodView):
 @blp.route("/sessions/<session_id>/legal-moves")
 class LegalMoves(MethodView):
     @blp.arguments(sc.PoSeatRequestSchema())
-    @blp.response(200, sc.PoLegalMovesResponseSchema)
+    @blp.response(200, sc.PoLegalMovesResponseSchema, example=EX["legal"])
     @problems(blp, merge(BODY_ERRORS, SESSION_ERRORS, SEAT_ERRORS))
     def post(self, body: dict[str, Any], session_id: str) -> Any:
         """Moves the seat may make now: every single-card offer and loan, every answer to
@@ -247,7 +249,7 @@ class LegalMoves(MethodView):
 
 @blp.route("/sessions/<session_id>/scores")
 class Scores(MethodView):
-    @blp.response(200, sc.PoScoresResponseSchema)
+    @blp.response(200, sc.PoScoresResponseSchema, example=EX["scores"])
     @problems(blp, SESSION_ERRORS)
     def get(self, session_id: str) -> Any:
         """Final scores with each seat's best arrangement, once time is up (hands are
@@ -269,7 +271,7 @@ class Scores(MethodView):
 @blp.route("/sessions/<session_id>/arrangement")
 class Arrangement(MethodView):
     @blp.arguments(sc.PoArrangementRequestSchema())
-    @blp.response(200, sc.PoArrangementResponseSchema)
+    @blp.response(200, sc.PoArrangementResponseSchema, example=EX["arrangement"])
     @problems(
         blp,
         merge(

@@ -226,7 +226,11 @@ API = GameApi(
         "hands_passed": EdHandsPassedEventSchema,
         "game_over": EdGameOverEventSchema,
     },
-    setup_example={"players": 3, "options": {"bismuth_radioactive": False}},
+    setup_example={
+        "players": 2,
+        "options": {"deal": [[1, 8, 26], [6, 11, 17]], "words": ["bacon", "scone"]},
+        "seed": 1,
+    },
     move_example={
         "token": "gAAAAABn...",
         "seat": 0,
