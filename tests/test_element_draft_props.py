@@ -181,6 +181,7 @@ def test_full_drafts_keep_every_invariant(players: int, seed: int, bots: list[st
             history.append([list(d) for d in state["drafted"]])
             totals = [t["total"] for t in GAME.scores(state)["seats"]]
             assert totals == expected_totals(history, state["deck_size"])
+            assert [s["score"] for s in GAME.view(state, None)["seats"]] == totals
         step += 1
     check_invariants(state, dealt)
     drafted = [z for d in state["drafted"] for z in d]

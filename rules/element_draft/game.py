@@ -352,7 +352,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         check_seat(state, seat)
     players = int(state["players"])
     placed = placings(state)
-    table = scores(state)["seats"]
+    table = scoring.totals(
+        state["drafted"], placed, bismuth_radioactive=bool(state["options"]["bismuth_radioactive"])
+    )
     seats = [
         {
             "seat": s,
@@ -360,7 +362,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "hand_count": len(state["hands"][s]),
             "has_selected": state["pending"][s] is not None,
             "word": placed.get(s),
-            "score": table[s]["total"],
+            "score": table[s],
         }
         for s in range(players)
     ]

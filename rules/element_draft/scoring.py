@@ -213,3 +213,34 @@ def seat_breakdown(
         "highest_atomic_number": max(drafted[seat], default=0),
         "categories": categories,
     }
+
+
+@lru_cache(maxsize=8192)
+def _own_points(cards: tuple[int, ...], players: int, bismuth_radioactive: bool) -> int:
+    return sum(c["points"] for c in own_categories(cards, players, bismuth_radioactive).values())
+
+
+def totals(
+    drafted: Sequence[Sequence[int]],
+    placings: dict[int, dict[str, Any]],
+    *,
+    bismuth_radioactive: bool = False,
+) -> list[int]:
+    """Every seat's total, without the evidence (what each view shows).
+
+    >>> totals([[5, 6, 7], [1, 12, 13]], {})
+    [11, 11]
+    """
+    players = len(drafted)
+    masses = [total_mass(d) for d in drafted]
+    out = []
+    for seat, cards in enumerate(drafted):
+        mine = masses[seat]
+        mass = sum(
+            2 if mine > masses[n] else -2 if mine < masses[n] else 0
+            for n in neighbours(seat, players)
+        )
+        placing = placings.get(seat)
+        word = int(placing["points"]) if placing else 0
+        out.append(_own_points(tuple(cards), players, bismuth_radioactive) + mass + word)
+    return out
