@@ -8,7 +8,8 @@ from pathlib import Path
 
 from cryptography.fernet import Fernet
 
-ROOT = Path(__file__).resolve().parent.parent
+# where docs/ and instance/ live: the checkout, or CHEMGAMES_HOME in an installed image
+ROOT = Path(os.environ.get("CHEMGAMES_HOME") or Path(__file__).resolve().parent.parent)
 
 
 def _split(value: str | None) -> tuple[str, ...]:
