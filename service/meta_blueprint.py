@@ -14,6 +14,7 @@ from rules.core import CORE_CODES, GameInfo
 from .config import ROOT
 from .docs import problems
 from .jsonio import json_response
+from .play import GameApi
 from .problems import SERVICE_PROBLEMS, Problem
 from .schemas.common import (
     GameCatalogueSchema,
@@ -27,7 +28,7 @@ blp = Blueprint("catalogue", __name__, url_prefix="/v1", description="Games and 
 health = Blueprint("health", __name__, description="Liveness and readiness probes.")
 
 
-def _registry() -> dict[str, Any]:
+def _registry() -> dict[str, GameApi]:
     return current_app.extensions["chemgames.games"]  # type: ignore[no-any-return]
 
 
@@ -57,7 +58,8 @@ def _links(info: GameInfo, sessions: bool) -> dict[str, str]:
     }
 
 
-def _summary(info: GameInfo, sessions: bool = False) -> dict[str, Any]:
+def _summary(api: GameApi) -> dict[str, Any]:
+    info, sessions = api.game.info, api.sessions
     return {
         "slug": info.slug,
         "title": info.title,
@@ -115,7 +117,7 @@ class Games(MethodView):
     @blp.response(200, GameCatalogueSchema)
     def get(self) -> Any:
         """List the games this service hosts."""
-        return json_response({"games": [_summary(api.game.info) for api in _registry().values()]})
+        return json_response({"games": [_summary(api) for api in _registry().values()]})
 
 
 @blp.route("/games/<slug>")
@@ -134,7 +136,7 @@ class GameDetail(MethodView):
         deck = getattr(api.game, "deck", list)()
         return json_response(
             {
-                **_summary(info, api.sessions),
+                **_summary(api),
                 "seed_file": info.seed_file,
                 "options": [
                     {
