@@ -13,6 +13,7 @@ from .config import Settings
 from .game_blueprint import make_blueprint
 from .meta_blueprint import blp as catalogue_blp
 from .meta_blueprint import health as health_blp
+from .meta_blueprint import swagger_assets
 from .polymer.blueprint import blp as polymer_blp
 from .polymer.store import SessionStore
 from .problems import Problem
@@ -40,7 +41,7 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="/docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        OPENAPI_SWAGGER_UI_URL="/docs/assets/",
         API_SPEC_OPTIONS={
             "info": {"description": API_DESCRIPTION},
             "servers": [{"url": "/", "description": "This service"}],
@@ -75,6 +76,7 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
                 "Send the request body as JSON with the header Content-Type: application/json.",
             )
 
+    app.register_blueprint(swagger_assets)
     api = ProblemApi(app)
     api.register_blueprint(health_blp)
     api.register_blueprint(catalogue_blp)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import flask
+import flask_swagger_ui
 from flask import current_app
 from flask.views import MethodView
 from flask_smorest import Blueprint
@@ -25,6 +27,13 @@ from .schemas.common import (
 )
 
 blp = Blueprint("catalogue", __name__, url_prefix="/v1", description="Games and problem types.")
+# Swagger UI's own files for /docs (from the flask-swagger-ui package): no CDN needed
+swagger_assets = flask.Blueprint(
+    "swagger_assets",
+    __name__,
+    static_folder=str(Path(flask_swagger_ui.__file__).parent / "dist"),
+    static_url_path="/docs/assets",
+)
 health = Blueprint("health", __name__, description="Liveness and readiness probes.")
 
 
