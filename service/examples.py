@@ -114,8 +114,8 @@ def polymer_examples() -> dict[str, dict[str, Any]]:
         "seat": 1,
         "version": 2,
         "moves": GAME.legal_moves(lent, 1)[:6],
-        "move_space": "offer: give 1-20 of your cards to a neighbour, ask for as many "
-        "(face codes or 'any'); lend: 1-20 of your cards to a neighbour.",
+        "move_space": "offer: give any number of your cards to a neighbour, ask for as many "
+        "(face codes or 'any'); lend: any number of your cards to a neighbour.",
     }
     ended, _ = GAME.apply(lent, 2, {"type": "time_up", "at": int(lent["deadline_ms"])})
     scores = {

@@ -119,3 +119,51 @@ def test_metadata_is_complete(slug: str) -> None:
     assert {"random", "greedy"} <= set(info.bots)
     for option in info.options:
         assert option.description and option.kind
+
+
+def _raised_codes(package: str) -> set[str]:
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "rules" / package
+    files = [root] if root.suffix == ".py" else sorted(root.rglob("*.py"))
+    codes = set()
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", None) == "RuleViolation"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+            ):
+                codes.add(node.args[0].value)
+    return codes
+
+
+def test_every_code_raised_is_declared_and_every_declared_code_is_raised() -> None:
+    from rules.core import CORE_CODES
+
+    packages = {"element-draft": ["element_draft", "chemistry"], "polymer": ["polymer"]}
+    raised_anywhere = _raised_codes("core.py")
+    for slug, game in GAMES.items():
+        raised = set().union(*(_raised_codes(p) for p in packages[slug]))
+        raised_anywhere |= raised
+        undeclared = raised - set(game.info.codes) - set(CORE_CODES)
+        assert undeclared == set(), f"{slug} raises undeclared codes {undeclared}"
+        unused = set(game.info.codes) - raised
+        assert unused == set(), f"{slug} declares codes it never raises {unused}"
+    assert set(CORE_CODES) <= raised_anywhere | {"unknown_move", "bad_move"}
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_internal_codes_on_the_rules_directly(slug: str) -> None:
+    game = GAMES[slug]
+    state = game.setup(game.info.min_players, QUICK_OPTIONS.get(slug, {}), 1)
+    seat = game.to_act(state)[0]
+    with pytest.raises(RuleViolation) as err:
+        game.bot_move(state, seat, "no-such-bot")
+    assert err.value.code == "unknown_bot"
+    broken = {**state, "hands": [list(state["hands"][1]), *state["hands"][1:]]}
+    with pytest.raises(RuleViolation) as err:
+        game.check(broken)  # seat 0 now holds seat 1's cards: duplicated, others lost
+    assert err.value.code == "state_invalid"

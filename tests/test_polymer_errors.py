@@ -234,6 +234,15 @@ def p_wrong_repayment(c: FlaskClient) -> Any:
     return raw_move(t, 1, {"type": "repay", "loan": loan, "cards": [card(t, 1), card(t, 1, 1)]})
 
 
+def p_no_move(c: FlaskClient) -> Any:
+    t = started(c)
+    everything = [x["id"] for x in t.hand(0)]
+    loan = t.move(0, {"type": "lend", "to": 1, "cards": everything})["events"][0]["loan"]
+    t.move(0, {"type": "call_loan", "loan": loan})
+    body = {"seat": 0, "seat_token": t.tokens[0], "version": t.version, "bot": "random"}
+    return c.post(t.url("/bot-move"), json=body)
+
+
 def _declare(c: FlaskClient, patterns: Any, seat: int = 0) -> Any:
     t = started(c)
     return c.post(

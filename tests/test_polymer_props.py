@@ -184,3 +184,37 @@ def test_settlement_returns_least_needed_cards_when_the_lent_ones_moved_on() -> 
     assert state["hands"][1] == sorted(ids_for_codes(deal[1]))
     assert [len(h) for h in state["hands"]] == [6] * 5
     GAME.check(state)
+
+
+def test_a_seat_with_nothing_to_do_waits() -> None:
+    state = GAME.setup(5, {"timer_seconds": 60}, seed=5)
+    for seat in range(5):
+        state, _ = GAME.apply(state, seat, {"type": "ready", "at": 0})
+    everything = list(state["hands"][0])
+    state, _ = GAME.apply(state, 0, {"type": "lend", "to": 1, "cards": everything, "at": 1})
+    assert 0 in GAME.to_act(state)  # it may still call its loan in
+    state, _ = GAME.apply(state, 0, {"type": "call_loan", "loan": 1, "at": 2})
+    assert 0 not in GAME.to_act(state)
+    with pytest.raises(RuleViolation) as err:
+        GAME.bot_move(state, 0, "random")
+    assert err.value.code == "no_move"
+    state, _ = GAME.apply(state, 1, {"type": "repay", "loan": 1, "cards": everything, "at": 3})
+    assert 0 in GAME.to_act(state)
+
+
+def test_a_called_debtor_with_no_card_clears_the_call_with_none() -> None:
+    state = GAME.setup(5, {"timer_seconds": 60}, seed=6)
+    for seat in range(5):
+        state, _ = GAME.apply(state, seat, {"type": "ready", "at": 0})
+    one = state["hands"][0][0]
+    state, _ = GAME.apply(state, 0, {"type": "lend", "to": 1, "cards": [one], "at": 1})
+    all_of_1 = list(state["hands"][1])
+    state, _ = GAME.apply(state, 1, {"type": "lend", "to": 2, "cards": all_of_1, "at": 2})
+    state, _ = GAME.apply(state, 0, {"type": "call_loan", "loan": 1, "at": 3})
+    with pytest.raises(RuleViolation) as err:
+        GAME.apply(state, 1, {"type": "call_loan", "loan": 2, "at": 4})
+    assert err.value.code == "loan_called"
+    state, events = GAME.apply(state, 1, {"type": "repay", "loan": 1, "cards": [], "at": 5})
+    assert events[0]["remaining"] == 1  # still owed, no longer called
+    state, _ = GAME.apply(state, 1, {"type": "call_loan", "loan": 2, "at": 6})
+    GAME.check(state)

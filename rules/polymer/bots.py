@@ -17,7 +17,7 @@ from rules.core import Move, RuleViolation, State, left_of, right_of
 from rules.rng import RngState, choice, randbelow
 
 from .cards import FACES, card_code, face_of
-from .game import blocking_loans, can, legal_moves, time_is_up
+from .game import blocking_loans, can, legal_moves, time_is_up, to_act
 from .moves import _matching_give
 from .patterns import best_arrangement, longest_possible
 from .settle import _strength, returned_cards
@@ -36,6 +36,12 @@ def choose(state: State, seat: int, bot: str) -> tuple[Move, State]:
         raise RuleViolation("unknown_bot", f"There is no bot {bot!r}; choose one of {list(BOTS)}.")
     if state["phase"] == "waiting":
         return {"type": "ready"}, state
+    if state["phase"] == "trading" and seat not in to_act(state):
+        raise RuleViolation(
+            "no_move",
+            f"Seat {seat} has nothing it may do now: no card, no offer to answer, "
+            "no loan to call. It waits for a repayment or for time to run out.",
+        )
     rng, at = _think(state)
     state = {**state, "rng": rng}
     if time_is_up(state, at):
@@ -107,6 +113,5 @@ def _trading(state: State, seat: int, rng: RngState) -> tuple[Move, RngState]:
             "give": spare,
             "ask": [card_code(face_of(wanted))],
         }, rng
-    moves = legal_moves(state, seat)
-    rng, move = choice(rng, moves)
+    rng, move = choice(rng, legal_moves(state, seat))
     return move, rng

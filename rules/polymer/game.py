@@ -96,6 +96,8 @@ CODES: Mapping[str, str] = {
     "card_not_in_hand": "A declared pattern names a card this seat does not hold.",
     "card_used_twice": "A declared arrangement uses one card in two patterns.",
     "not_a_pattern": "A declared pattern is neither a group nor a sequence.",
+    "duplicate_card": "A hand names the same card twice (only a corrupted state can).",
+    "no_move": "This seat has nothing it may do now (no card, no offer, no loan to call).",
     "wrong_repayment": "A called loan is repaid with exactly the number of cards owed "
     "(or every card held, if fewer).",
 }
@@ -326,7 +328,20 @@ def to_act(state: State) -> list[int]:
         return []
     if phase == "waiting":
         return [s for s, r in enumerate(state["ready"]) if not r]
-    return list(range(int(state["players"])))
+    return [s for s in range(int(state["players"])) if not _stuck(state, s)]
+
+
+def _stuck(state: State, seat: int) -> bool:
+    """No card, nothing offered to it, no loan it may call: nothing it may do but wait
+    (a seat that lent everything and called it in waits for its repayment)."""
+    if state["hands"][seat]:
+        return False
+    if any(o["to"] == seat for o in state["offers"]):
+        return False
+    return not any(
+        (ln["lender"] == seat and not ln["called"]) or (ln["debtor"] == seat and ln["called"])
+        for ln in state["loans"]
+    )
 
 
 def legal_moves(state: State, seat: int) -> list[Move]:

@@ -15,7 +15,7 @@ from rules.core import Event, Move, RuleViolation, State, left_of, right_of
 
 from .cards import card_code, card_json, face_of, parse_face
 
-MAX_CARDS_PER_MOVE = 20
+MAX_CARDS_PER_MOVE = 104  # a hand swollen by loans may be lent or repaid whole
 
 
 # ---------------------------------------------------------------- parsing -----------
@@ -93,7 +93,8 @@ def parse_move(move: Mapping[str, Any]) -> Move:
     if kind == "propose_undo":
         out["trade"] = _int(move, "trade")
     if kind in ("lend", "repay"):
-        out["cards"] = _cards(move, "cards")
+        # a called debtor holding no card repays with none ("or as many as they hold")
+        out["cards"] = _cards(move, "cards", allow_empty=kind == "repay")
     if kind in ("call_loan", "repay"):
         out["loan"] = _int(move, "loan")
     return out
@@ -301,6 +302,8 @@ def verify_repay(state: State, seat: int, move: Move) -> None:
         )
     _own(state, seat, move["cards"])
     n = len(move["cards"])
+    if n == 0 and not (loan["called"] and not state["hands"][seat]):
+        raise RuleViolation("wrong_repayment", "Name the cards you return.")
     if loan["called"]:
         due = min(int(loan["outstanding"]), len(state["hands"][seat]))
         if n != due:
@@ -578,8 +581,7 @@ def candidates(state: State, seat: int) -> list[Move]:
             out.append({"type": "call_loan", "loan": loan["id"]})
         if loan["debtor"] == seat:
             due = min(int(loan["outstanding"]), len(hand)) if loan["called"] else 1
-            if due:
-                out.append({"type": "repay", "loan": loan["id"], "cards": list(hand[:due])})
+            out.append({"type": "repay", "loan": loan["id"], "cards": list(hand[:due])})
     for other in sorted({left_of(seat, players), right_of(seat, players)}):
         for card in hand:
             out.append({"type": "offer", "to": other, "give": [card], "ask": ["any"]})

@@ -37,7 +37,9 @@ EX = polymer_examples()
 SESSION_ERRORS = {404: ["session_not_found"], 503: ["redis_unavailable"]}
 SEAT_ERRORS = {403: ["seat_token_invalid"], 422: ["seat_out_of_range"]}
 RULE_CODES = sorted(
-    c for c in GAME.info.codes if c not in {"bad_deal", "bad_card", "timer_expired"}
+    c
+    for c in GAME.info.codes
+    if c not in {"bad_deal", "bad_card", "timer_expired", "duplicate_card"}
 )
 MOVE_ERRORS = merge(
     BODY_ERRORS,
@@ -241,8 +243,8 @@ class LegalMoves(MethodView):
                 "seat": body["seat"],
                 "version": loaded.session.version,
                 "moves": GAME.legal_moves(state, body["seat"]),
-                "move_space": "offer: give 1-20 of your cards to a neighbour, ask for as many "
-                "(face codes or 'any'); lend: 1-20 of your cards to a neighbour.",
+                "move_space": "offer: give any number of your cards to a neighbour, ask for as many "
+                "(face codes or 'any'); lend: any number of your cards to a neighbour.",
             }
         )
 

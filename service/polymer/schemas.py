@@ -17,11 +17,11 @@ from ..schemas.common import (
 )
 
 
-def card_ids(description: str, *, required: bool = True) -> fields.List:
+def card_ids(description: str, *, required: bool = True, min_size: int = 1) -> fields.List:
     return fields.List(
         fields.Integer(strict=True, validate=validate.Range(min=0, max=103)),
         required=required,
-        validate=validate.Length(min=0 if not required else 1, max=20),
+        validate=validate.Length(min=min_size, max=104),
         metadata={"description": description, "example": [11, 63]},
     )
 
@@ -65,7 +65,7 @@ class PoOfferMoveSchema(ma.Schema):
     ask = fields.List(
         fields.String(validate=validate.Length(min=1, max=4)),
         required=True,
-        validate=validate.Length(min=1, max=20),
+        validate=validate.Length(min=1, max=104),
         metadata={
             "description": "What you want back, one item per card: a face code ('QS', '10H') "
             "or 'any' (their choice). Same length as `give`.",
@@ -79,7 +79,7 @@ class PoAcceptMoveSchema(ma.Schema):
 
     type = move_type("accept")
     offer = fields.Integer(required=True, strict=True)
-    give = card_ids("Ids of your cards that meet the offer's ask.", required=False)
+    give = card_ids("Ids of your cards that meet the offer's ask.", required=False, min_size=0)
 
 
 class PoDeclineMoveSchema(ma.Schema):
@@ -123,7 +123,11 @@ class PoRepayMoveSchema(ma.Schema):
 
     type = move_type("repay")
     loan = fields.Integer(required=True, strict=True)
-    cards = card_ids("Ids of the cards returned (any of your cards).")
+    cards = card_ids(
+        "Ids of the cards returned (any of your cards; none only when called in while "
+        "holding no card).",
+        min_size=0,
+    )
 
 
 class PoTimeUpMoveSchema(ma.Schema):
