@@ -71,6 +71,7 @@ def polymer_examples() -> dict[str, dict[str, Any]]:
     from rules.polymer.game import declared, start_timer
     from rules.polymer.patterns import best_arrangement
 
+    from .polymer.schemas import MOVE_SPACE
     from .polymer.session import iso, public_loans
 
     t0 = 1_795_400_000_000
@@ -114,8 +115,7 @@ def polymer_examples() -> dict[str, dict[str, Any]]:
         "seat": 1,
         "version": 2,
         "moves": GAME.legal_moves(lent, 1)[:6],
-        "move_space": "offer: give any number of your cards to a neighbour, ask for as many "
-        "(face codes or 'any'); lend: any number of your cards to a neighbour.",
+        "move_space": MOVE_SPACE,
     }
     ended, _ = GAME.apply(lent, 2, {"type": "time_up", "at": int(lent["deadline_ms"])})
     scores = {

@@ -243,8 +243,7 @@ class LegalMoves(MethodView):
                 "seat": body["seat"],
                 "version": loaded.session.version,
                 "moves": GAME.legal_moves(state, body["seat"]),
-                "move_space": "offer: give any number of your cards to a neighbour, ask for as many "
-                "(face codes or 'any'); lend: any number of your cards to a neighbour.",
+                "move_space": sc.MOVE_SPACE,
             }
         )
 

@@ -136,6 +136,11 @@ class PoTimeUpMoveSchema(ma.Schema):
     type = move_type("time_up")
 
 
+MOVE_SPACE = (
+    "offer: give any number of your cards to a neighbour and ask for as many (face codes "
+    "or 'any'); lend: any number of your cards to a neighbour."
+)
+
 MOVES = {
     "ready": PoReadyMoveSchema,
     "offer": PoOfferMoveSchema,
