@@ -103,3 +103,24 @@ def summary(name: str, latencies: list[float], elapsed: float) -> dict[str, floa
         f"{row['p99_ms']:8.2f}"
     )
     return row
+
+
+def replay_job(
+    port: int, bodies: list[tuple[str, bytes]], *, echo: bool, parse: bool = False
+) -> Callable[[], list[float]]:
+    """Send recorded bodies in order (to ``/echo`` or to their own paths)."""
+
+    def job() -> list[float]:
+        import json
+
+        client = Client(port)
+        out = []
+        for path, body in bodies:
+            status, data, took = client.post("/echo" if echo else path, body)
+            assert status in (200, 201), status
+            if parse:
+                json.loads(data)
+            out.append(took)
+        return out
+
+    return job

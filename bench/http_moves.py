@@ -19,9 +19,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from collections.abc import Callable
 
-from .harness import Client, free_port, run_parallel, start, stop, summary
+from .harness import Client, free_port, replay_job, run_parallel, start, stop, summary
 
 
 def play_game(port: int, players: int, seed: int, record: list[tuple[str, bytes]]) -> list[float]:
@@ -60,19 +59,6 @@ def play_game(port: int, players: int, seed: int, record: list[tuple[str, bytes]
     return latencies
 
 
-def replay_job(port: int, bodies: list[tuple[str, bytes]], echo: bool) -> Callable[[], list[float]]:
-    def job() -> list[float]:
-        client = Client(port)
-        out = []
-        for path, body in bodies:
-            status, _, took = client.post("/echo" if echo else path, body)
-            assert status in (200, 201), status
-            out.append(took)
-        return out
-
-    return job
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=12)
@@ -109,7 +95,7 @@ def main() -> None:
                 ("service", service_port, False),
                 ("echo", echo_port, True),
             ):
-                jobs = [replay_job(port, r, to_echo) for r in records]
+                jobs = [replay_job(port, r, echo=to_echo) for r in records]
                 row = summary(name, *run_parallel(jobs, args.concurrency))
                 if name not in best or row["rps"] > best[name]["rps"]:
                     best[name] = row

@@ -20,7 +20,7 @@ import json
 import os
 from collections.abc import Callable
 
-from .harness import Client, free_port, run_parallel, start, stop, summary
+from .harness import Client, free_port, replay_job, run_parallel, start, stop, summary
 
 
 def play_session(
@@ -76,20 +76,6 @@ def play_session(
     return job
 
 
-def echo_job(port: int, bodies: list[tuple[str, bytes]]) -> Callable[[], list[float]]:
-    def job() -> list[float]:
-        client = Client(port)
-        out = []
-        for _, body in bodies:
-            status, data, took = client.post("/echo", body)
-            assert status == 200
-            json.loads(data)
-            out.append(took)
-        return out
-
-    return job
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sessions", type=int, default=8)
@@ -128,7 +114,11 @@ def main() -> None:
             ),
         )
         base = summary(
-            "echo", *run_parallel([echo_job(echo_port, r) for r in records], args.concurrency)
+            "echo",
+            *run_parallel(
+                [replay_job(echo_port, r, echo=True, parse=True) for r in records],
+                args.concurrency,
+            ),
         )
         size = sum(len(b) for r in records for _, b in r) / sum(len(r) for r in records)
         print(f"mean request body: {size:.0f} bytes")

@@ -301,6 +301,18 @@ def _event(name: str, **extra: fields.Field) -> type[ma.Schema]:
     )
 
 
+def _trade_fields() -> dict[str, fields.Field]:
+    """An executed trade or undo: `gave` (each side's cards) only for the two seats."""
+    return {
+        "trade": fields.Integer(required=True),
+        "offer": fields.Integer(required=True),
+        "undoes": fields.Integer(allow_none=True),
+        "seats": fields.List(fields.Integer(), required=True),
+        "count": fields.Integer(required=True),
+        "gave": fields.List(fields.List(fields.Nested(PoCardSchema))),
+    }
+
+
 EVENTS = {
     "ready": _event("ready", seat=fields.Integer(required=True)),
     "timer_started": _event(
@@ -325,24 +337,8 @@ EVENTS = {
     "offer_withdrawn": _event(
         "offer_withdrawn", offer=fields.Integer(required=True), by=fields.Integer(required=True)
     ),
-    "trade_executed": _event(
-        "trade_executed",
-        trade=fields.Integer(required=True),
-        offer=fields.Integer(required=True),
-        undoes=fields.Integer(allow_none=True),
-        seats=fields.List(fields.Integer(), required=True),
-        count=fields.Integer(required=True),
-        gave=fields.List(fields.List(fields.Nested(PoCardSchema))),
-    ),
-    "trade_undone": _event(
-        "trade_undone",
-        trade=fields.Integer(required=True),
-        offer=fields.Integer(required=True),
-        undoes=fields.Integer(allow_none=True),
-        seats=fields.List(fields.Integer(), required=True),
-        count=fields.Integer(required=True),
-        gave=fields.List(fields.List(fields.Nested(PoCardSchema))),
-    ),
+    "trade_executed": _event("trade_executed", **_trade_fields()),
+    "trade_undone": _event("trade_undone", **_trade_fields()),
     "loan_made": _event(
         "loan_made",
         loan=fields.Integer(required=True),
