@@ -14,10 +14,13 @@ as an explicit move from the caller.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+if TYPE_CHECKING:
+    from rules.zones import Layout
 
 State: TypeAlias = dict[str, Any]
 Move: TypeAlias = dict[str, Any]
@@ -73,6 +76,7 @@ CORE_CODES: Mapping[str, str] = {
     "game_over": "The game has ended; no more moves are accepted.",
     "unknown_bot": "The bot name is not one this game offers.",
     "state_invalid": "The state breaks an invariant of the rules.",
+    "bad_deal": "The custom deal is not one list of cards per seat as the game requires.",
 }
 
 
@@ -106,71 +110,197 @@ class RuleViolation(Exception):
 
 @dataclass(frozen=True)
 class Outcome:
-    """Whether the game has ended, who won, and which tie-break decided it."""
+    """Whether the game has ended, who won, the ranking with places, and the tie-break.
+
+    ``places`` runs alongside ``ranking``: seats that share a place share its number
+    and the next places are skipped (1, 1, 3).
+
+    >>> Outcome(True, winners=(1, 0), ranking=(1, 0, 2), places=(1, 1, 3)).to_json()["places"]
+    [1, 1, 3]
+    """
 
     finished: bool
     winners: tuple[int, ...] = ()
     ranking: tuple[int, ...] = ()
     tie_break: str | None = None
+    places: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.finished and len(self.places) != len(self.ranking):
+            raise ValueError("an ended game's outcome gives a place to every ranked seat")
 
     def to_json(self) -> JSON:
         return {
             "finished": self.finished,
             "winners": list(self.winners),
             "ranking": list(self.ranking),
+            "places": list(self.places),
             "tie_break": self.tie_break,
         }
 
 
-class Game(Protocol):
-    """What every registered game provides."""
+@dataclass(frozen=True)
+class GameRules:
+    """What every registered game provides: its metadata and pure functions.
+
+    A game module builds one of these from its functions (``GAME = GameRules(...)``);
+    the service, the bots and the conformance tests only ever use this record.
+
+    - ``setup(players, options, seed)``: deal a new game, deterministic for ``seed``.
+    - ``parse_move(move)``: check a move object's shape; return it normalised, or raise
+      ``RuleViolation`` (``unknown_move`` / ``bad_move``).
+    - ``verify(state, seat, move)``: raise the ``RuleViolation`` that forbids a parsed
+      ``move`` now, if any. Legality lives here only: ``apply`` and ``legal_moves``
+      both call it (the verify / can / apply triad).
+    - ``to_act(state)``: seats that may act now (empty once the game is over).
+    - ``legal_moves(state, seat)``: every move ``seat`` may make now (where the space
+      is finite), each passing ``verify``.
+    - ``apply(state, seat, move)``: the new state and the events; never mutates.
+    - ``view(state, seat)``: what ``seat`` (or an observer, ``None``) may see.
+    - ``scores(state)``: per-seat totals with their evidence.
+    - ``outcome(state)``: finished?, winners, ranking with places, tie-break.
+    - ``bot_move(state, seat, bot)``: a bot's move and the state with its RNG advanced.
+    - ``check(state)``: raise ``RuleViolation('state_invalid', ...)`` on a broken
+      invariant.
+    - ``redeal_hidden(state, seat, seed)``: ``state`` with everything ``seat`` cannot
+      see resampled (the leak tests: the seat's view must not change).
+    - ``deck()``: every card, as ``GET /v1/games/<slug>`` lists it.
+    - ``resources``: further read-only documents served at
+      ``GET /v1/games/<slug>/<name>`` (e.g. the word list), as ``name -> producer``.
+    - ``layout``: for a game whose cards live in ``state["zones"]``, the
+      :class:`rules.zones.Layout` saying who sees what; the conformance test then
+      also checks that no event delivered to a seat names a card it cannot see.
+    """
 
     info: GameInfo
+    setup: Callable[[int, Mapping[str, Any], int], State]
+    parse_move: Callable[[Mapping[str, Any]], Move]
+    verify: Callable[[State, int, Move], None]
+    to_act: Callable[[State], list[int]]
+    legal_moves: Callable[[State, int], list[Move]]
+    apply: Callable[[State, int, Move], tuple[State, list[Event]]]
+    view: Callable[[State, int | None], JSON]
+    scores: Callable[[State], JSON]
+    outcome: Callable[[State], Outcome]
+    bot_move: Callable[[State, int, str], tuple[Move, State]]
+    check: Callable[[State], None]
+    redeal_hidden: Callable[[State, int | None, int], State]
+    deck: Callable[[], list[JSON]] = list
+    resources: Mapping[str, Callable[[], JSON]] = field(default_factory=dict)
+    layout: Layout | None = None
 
-    def setup(self, players: int, options: Mapping[str, Any], seed: int) -> State:
-        """Deal a new game; deterministic for a given ``seed``."""
-        ...
+    def can(self, state: State, seat: int, move: Move) -> bool:
+        """Whether ``verify`` accepts the parsed ``move`` for ``seat`` now."""
+        return can(self.verify, state, seat, move)
 
-    def parse_move(self, move: Mapping[str, Any]) -> Move:
-        """Check a move object's shape; return it normalised or raise ``RuleViolation``."""
-        ...
 
-    def to_act(self, state: State) -> list[int]:
-        """Seats that may act now (empty once the game is over)."""
-        ...
+Game: TypeAlias = GameRules
+"""The type every registered game has (kept as a name for readability)."""
 
-    def legal_moves(self, state: State, seat: int) -> list[Move]:
-        """Every move ``seat`` may make now; reuses the same checks as ``apply``."""
-        ...
 
-    def apply(self, state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
-        """Return the new state and the events; never mutates ``state``."""
-        ...
+def can(verify: Callable[[State, int, Move], None], state: State, seat: int, move: Move) -> bool:
+    """Run ``verify`` as a yes/no question: the *can* of the verify / can / apply triad.
 
-    def view(self, state: State, seat: int | None) -> JSON:
-        """What ``seat`` (or an observer, ``None``) may see."""
-        ...
+    >>> def verify(state, seat, move):
+    ...     if move["card"] not in state["hand"]:
+    ...         raise RuleViolation("not_in_hand", "Not in your hand.")
+    >>> can(verify, {"hand": [3]}, 0, {"card": 3}), can(verify, {"hand": [3]}, 0, {"card": 4})
+    (True, False)
+    """
+    try:
+        verify(state, seat, move)
+    except RuleViolation:
+        return False
+    return True
 
-    def scores(self, state: State) -> JSON:
-        """Per-seat totals with per-category breakdown and evidence."""
-        ...
 
-    def outcome(self, state: State) -> Outcome:
-        """Finished?, winners, ranking, tie-break applied."""
-        ...
+def rank_seats(
+    seats: Iterable[int], key: Callable[[int], Any]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Seats best first by ``key`` (higher is better) and each one's place.
 
-    def bot_move(self, state: State, seat: int, bot: str) -> tuple[Move, State]:
-        """Choose a move for ``seat``; returns it and the state with the RNG advanced."""
-        ...
+    Seats with equal keys share a place and the next places are skipped
+    (standard competition ranking: 1, 1, 3); among them the lower seat is listed first.
 
-    def check(self, state: State) -> None:
-        """Raise ``RuleViolation('state_invalid', ...)`` if invariants do not hold."""
-        ...
+    >>> rank_seats(range(4), {0: 5, 1: 9, 2: 5, 3: 1}.__getitem__)
+    ((1, 0, 2, 3), (1, 2, 2, 4))
+    """
+    order = sorted(seats, key=lambda s: (_Desc(key(s)), s))
+    places: list[int] = []
+    for i, seat in enumerate(order):
+        if i and key(seat) == key(order[i - 1]):
+            places.append(places[-1])
+        else:
+            places.append(i + 1)
+    return tuple(order), tuple(places)
 
-    def redeal_hidden(self, state: State, seat: int | None, seed: int) -> State:
-        """``state`` with everything ``seat`` cannot see resampled (conformance tests:
-        the view of ``seat`` must not change)."""
-        ...
+
+class _Desc:
+    """Reverses the order of any comparable value (for sorting best first)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __lt__(self, other: _Desc) -> bool:
+        return bool(self.value > other.value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Desc) and bool(self.value == other.value)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def mask(numbers: Iterable[int]) -> int:
+    """A bit mask with bit ``n`` set for each ``n`` (fast set tests on card numbers).
+
+    >>> bin(mask([1, 3]))
+    '0b1010'
+    """
+    bits = 0
+    for n in numbers:
+        bits |= 1 << n
+    return bits
+
+
+def check_deal_shape(
+    deal: object, players: int, *, equal: bool = True, rule: str | None = None
+) -> list[list[Any]]:
+    """Refuse a custom deal that is not one non-empty list of cards per seat (``bad_deal``).
+
+    The cards themselves are the game's to check; ``equal`` also requires every hand
+    to be the same size.
+
+    >>> check_deal_shape([[1, 2], [3, 4]], 2)
+    [[1, 2], [3, 4]]
+    >>> check_deal_shape([[1], [2, 3]], 2)
+    Traceback (most recent call last):
+    ...
+    rules.core.RuleViolation: Every seat must be dealt the same number of cards (got 1, 2).
+    """
+    if not isinstance(deal, list) or len(deal) != players:
+        raise RuleViolation(
+            "bad_deal", f"deal must be a list of {players} hands, one per seat.", rule=rule
+        )
+    hands: list[list[Any]] = []
+    for seat, hand in enumerate(deal):
+        if not isinstance(hand, list) or not hand:
+            raise RuleViolation("bad_deal", f"deal[{seat}] must be a non-empty list of cards.")
+        hands.append(list(hand))
+    if equal and len({len(h) for h in hands}) != 1:
+        raise RuleViolation(
+            "bad_deal",
+            "Every seat must be dealt the same number of cards "
+            f"(got {', '.join(str(len(h)) for h in hands)}).",
+            rule=rule,
+        )
+    return hands
+
+
+def is_int(value: object) -> bool:
+    """A JSON whole number (``True`` and ``False`` are not)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def check_seat(state: State, seat: int) -> None:

@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 
 from rules.core import Game, RuleViolation
 from rules.registry import GAMES
+from rules.zones import named_cards
+from service.play import events_for
 from service.tokens import Envelope, Sealer
 
 from .conftest import KEY_A
@@ -48,7 +50,24 @@ def views_hide_secrets(game: Game, state: dict[str, Any], salt: int) -> None:
 def legal_moves_apply(game: Game, state: dict[str, Any]) -> None:
     for seat in game.to_act(state):
         for move in game.legal_moves(state, seat):
+            parsed = game.parse_move(move)
+            assert game.can(state, seat, parsed), f"legal move {move} fails verify"
             game.apply(state, seat, move)
+
+
+def events_name_only_visible_cards(
+    game: Game, before: dict[str, Any], after: dict[str, Any], events: list[dict[str, Any]]
+) -> None:
+    """No event delivered to a seat names a card that seat could not see before or
+    after the move (zone games: the layout says who sees what)."""
+    layout = game.layout
+    if layout is None:
+        return
+    for seat in [None, *range(int(before["players"]))]:
+        may_know = layout.visible(before["zones"], seat) | layout.visible(after["zones"], seat)
+        for event in events_for(events, seat):
+            leaked = named_cards(event) - may_know
+            assert not leaked, f"seat {seat} is told of hidden cards {leaked} in {event}"
 
 
 def illegal_is_refused(game: Game, state: dict[str, Any]) -> None:
@@ -62,8 +81,17 @@ def illegal_is_refused(game: Game, state: dict[str, Any]) -> None:
             pytest.fail(f"seat {s} is not to act but has legal move {move}")
 
 
-def playout(game: Game, players: int, seed: int, bots: list[str], deep: bool) -> int:
-    state = game.setup(players, QUICK_OPTIONS.get(game.info.slug, {}), seed)
+def playout(
+    game: Game,
+    players: int,
+    seed: int,
+    bots: list[str],
+    deep: bool,
+    options: dict[str, Any] | None = None,
+) -> int:
+    """Play bots to the end, checking the engine contract after every move."""
+    opts = QUICK_OPTIONS.get(game.info.slug, {}) if options is None else options
+    state = game.setup(players, opts, seed)
     moves = 0
     while not game.outcome(state).finished:
         game.check(state)
@@ -75,9 +103,12 @@ def playout(game: Game, players: int, seed: int, bots: list[str], deep: bool) ->
         to_act = game.to_act(state)
         assert to_act, "the game is not over but nobody may act"
         seat = to_act[moves % len(to_act)]
-        move, state = game.bot_move(state, seat, bots[moves % len(bots)])
-        state, events = game.apply(state, seat, move)
+        move, chosen = game.bot_move(state, seat, bots[moves % len(bots)])
+        after, events = game.apply(chosen, seat, move)
         assert all(isinstance(e, dict) and "type" in e for e in events)
+        if deep:
+            events_name_only_visible_cards(game, chosen, after, events)
+        state = after
         moves += 1
         assert moves < MAX_MOVES, "the game does not end"
     game.check(state)
@@ -85,6 +116,11 @@ def playout(game: Game, players: int, seed: int, bots: list[str], deep: bool) ->
     assert game.to_act(state) == []
     outcome = game.outcome(state)
     assert outcome.winners and set(outcome.ranking) == set(range(players))
+    assert len(outcome.places) == players and outcome.places[0] == 1
+    assert list(outcome.places) == sorted(outcome.places)
+    assert set(outcome.winners) == {
+        s for s, p in zip(outcome.ranking, outcome.places, strict=True) if p == 1
+    }
     return moves
 
 

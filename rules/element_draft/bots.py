@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.core import RuleViolation, State
+from rules.core import RuleViolation, State, mask
 from rules.rng import RngState, choice
 
 from . import scoring
@@ -33,7 +33,7 @@ def gain(state: State, seat: int, z: int) -> int:
 
     The word race counts the place the seat would take this turn.
     """
-    from .game import mask, placings, word_index  # late import: game imports bots
+    from .game import placings, word_index  # late import: game imports bots
 
     drafted = [list(d) for d in state["drafted"]]
     placed = placings(state)

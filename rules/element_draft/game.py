@@ -17,7 +17,7 @@ seat has selected, all selections are revealed together, the race to spell a
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -27,14 +27,19 @@ from rules.core import (
     Dynamics,
     Event,
     GameInfo,
+    GameRules,
     Move,
     Option,
     Outcome,
     RuleViolation,
     State,
+    can,
+    check_deal_shape,
     check_players,
     check_seat,
+    is_int,
     left_of,
+    mask,
     resolve_options,
     right_of,
 )
@@ -70,7 +75,6 @@ CODES: Mapping[str, str] = {
     "not_in_hand": "The card is not in this seat's hand.",
     "already_selected": "This seat has already selected its card this round.",
     "bad_word_list": "The custom word list is not a list of 5-letter words, or is too long.",
-    "bad_deal": "The custom deal is not one list of distinct cards per seat, all the same size.",
 }
 
 INFO = GameInfo(
@@ -122,27 +126,14 @@ def card(z: int) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- setup -------------
 def _check_deal(deal: object, players: int) -> list[list[int]]:
-    if not isinstance(deal, list) or len(deal) != players:
-        raise RuleViolation(
-            "bad_deal", f"deal must be a list of {players} hands, one per seat.", rule=SEED_DEAL
-        )
     hands: list[list[int]] = []
-    for seat, hand in enumerate(deal):
-        if not isinstance(hand, list) or not hand:
-            raise RuleViolation("bad_deal", f"deal[{seat}] must be a non-empty list of cards.")
+    for seat, hand in enumerate(check_deal_shape(deal, players, rule=SEED_DEAL)):
         for z in hand:
-            if not isinstance(z, int) or isinstance(z, bool) or not 1 <= z <= MAX_Z:
+            if not is_int(z) or not 1 <= z <= MAX_Z:
                 raise RuleViolation(
                     "bad_deal", f"deal[{seat}] has {z!r}; cards are atomic numbers 1 to {MAX_Z}."
                 )
         hands.append(sorted(hand))
-    if len({len(h) for h in hands}) != 1:
-        raise RuleViolation(
-            "bad_deal",
-            "Every seat must be dealt the same number of cards "
-            f"(got {', '.join(str(len(h)) for h in hands)}).",
-            rule=SEED_DEAL,
-        )
     flat = [z for h in hands for z in h]
     if len(set(flat)) != len(flat):
         twice = sorted({z for z in flat if flat.count(z) > 1})
@@ -210,13 +201,6 @@ def placings(state: State) -> dict[int, dict[str, Any]]:
     return {int(p["seat"]): p for p in state["placings"]}
 
 
-def mask(numbers: Sequence[int]) -> int:
-    bits = 0
-    for z in numbers:
-        bits |= 1 << z
-    return bits
-
-
 # ---------------------------------------------------------------- moves -------------
 def parse_move(move: Mapping[str, Any]) -> Move:
     if not isinstance(move, Mapping) or move.get("type") != "draft":
@@ -255,12 +239,13 @@ def verify_draft(state: State, seat: int, z: int) -> None:
         )
 
 
+def verify(state: State, seat: int, move: Move) -> None:
+    """Raise the ``RuleViolation`` that forbids the parsed ``move``, if any."""
+    verify_draft(state, seat, move["card"])
+
+
 def can_draft(state: State, seat: int, z: int) -> bool:
-    try:
-        verify_draft(state, seat, z)
-    except RuleViolation:
-        return False
-    return True
+    return can(verify, state, seat, {"type": "draft", "card": z})
 
 
 def to_act(state: State) -> list[int]:
@@ -277,7 +262,7 @@ def legal_moves(state: State, seat: int) -> list[Move]:
 def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     move = parse_move(move)
     z = move["card"]
-    verify_draft(state, seat, z)
+    verify(state, seat, move)
     pending = list(state["pending"])
     pending[seat] = z
     new: State = {**state, "pending": pending}
@@ -421,11 +406,13 @@ def outcome(state: State) -> Outcome:
     order = ranking(state)
     best = table[order[0]]["total"]
     tied = [s for s in order if table[s]["total"] == best]
-    # Each element exists once, so the highest atomic numbers of tied seats differ.
+    # Each element exists once, so the highest atomic numbers of tied seats differ:
+    # every seat has a place of its own.
     return Outcome(
         finished=True,
         winners=(order[0],),
         ranking=tuple(order),
+        places=tuple(range(1, len(order) + 1)),
         tie_break="highest_atomic_number" if len(tied) > 1 else None,
     )
 
@@ -498,20 +485,19 @@ def deck() -> list[dict[str, Any]]:
     ]
 
 
-class _ElementDraft:
-    info = INFO
-    setup = staticmethod(setup)
-    parse_move = staticmethod(parse_move)
-    to_act = staticmethod(to_act)
-    legal_moves = staticmethod(legal_moves)
-    apply = staticmethod(apply)
-    view = staticmethod(view)
-    scores = staticmethod(scores)
-    outcome = staticmethod(outcome)
-    bot_move = staticmethod(bot_move)
-    check = staticmethod(check)
-    redeal_hidden = staticmethod(redeal_hidden)
-    deck = staticmethod(deck)
-
-
-GAME = _ElementDraft()
+GAME = GameRules(
+    info=INFO,
+    setup=setup,
+    parse_move=parse_move,
+    verify=verify,
+    to_act=to_act,
+    legal_moves=legal_moves,
+    apply=apply,
+    view=view,
+    scores=scores,
+    outcome=outcome,
+    bot_move=bot_move,
+    check=check,
+    redeal_hidden=redeal_hidden,
+    deck=deck,
+)

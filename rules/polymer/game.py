@@ -23,6 +23,7 @@ from rules.core import (
     Dynamics,
     Event,
     GameInfo,
+    GameRules,
     Move,
     Option,
     Outcome,
@@ -34,6 +35,7 @@ from rules.core import (
     resolve_options,
     right_of,
 )
+from rules.core import can as core_can
 from rules.rng import new_rng, shuffled
 
 from . import moves as mv
@@ -284,11 +286,7 @@ def verify(state: State, seat: int, move: Move) -> None:
 
 
 def can(state: State, seat: int, move: Move) -> bool:
-    try:
-        verify(state, seat, move)
-    except RuleViolation:
-        return False
-    return True
+    return core_can(verify, state, seat, move)
 
 
 def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
@@ -485,7 +483,14 @@ def outcome(state: State) -> Outcome:
             if s != winners[0]
         )
         tie_break = ("own_top_rank", "neighbours_higher_rank", "neighbours_lower_rank")[depth]
-    return Outcome(finished=True, winners=winners, ranking=order, tie_break=tie_break)
+    place_of = {s: 1 + sum(len(p) for p in places[:i]) for i, p in enumerate(places) for s in p}
+    return Outcome(
+        finished=True,
+        winners=winners,
+        ranking=order,
+        places=tuple(place_of[s] for s in order),
+        tie_break=tie_break,
+    )
 
 
 def declared(state: State, seat: int, patterns: Sequence[Sequence[Any]]) -> dict[str, Any]:
@@ -584,20 +589,19 @@ def deck() -> list[dict[str, Any]]:
     return [card_json(c) for c in range(DECK_SIZE)]
 
 
-class _Polymer:
-    info = INFO
-    setup = staticmethod(setup)
-    parse_move = staticmethod(parse_move)
-    to_act = staticmethod(to_act)
-    legal_moves = staticmethod(legal_moves)
-    apply = staticmethod(apply)
-    view = staticmethod(view)
-    scores = staticmethod(scores)
-    outcome = staticmethod(outcome)
-    bot_move = staticmethod(bot_move)
-    check = staticmethod(check)
-    redeal_hidden = staticmethod(redeal_hidden)
-    deck = staticmethod(deck)
-
-
-GAME = _Polymer()
+GAME = GameRules(
+    info=INFO,
+    setup=setup,
+    parse_move=parse_move,
+    verify=verify,
+    to_act=to_act,
+    legal_moves=legal_moves,
+    apply=apply,
+    view=view,
+    scores=scores,
+    outcome=outcome,
+    bot_move=bot_move,
+    check=check,
+    redeal_hidden=redeal_hidden,
+    deck=deck,
+)

@@ -226,6 +226,15 @@ class OutcomeSchema(ma.Schema):
     ranking = fields.List(
         fields.Integer(), required=True, metadata={"description": "Seats, best first."}
     )
+    places = fields.List(
+        fields.Integer(),
+        required=True,
+        metadata={
+            "description": "The place of each seat in `ranking`, in the same order; seats "
+            "that share a place share its number and the next places are skipped "
+            "(1, 1, 3). Empty until the game ends."
+        },
+    )
     tie_break = fields.String(
         allow_none=True,
         required=True,

@@ -210,6 +210,7 @@ class EdGameOverEventSchema(ma.Schema):
     finished = fields.Boolean(required=True)
     winners = fields.List(fields.Integer(), required=True)
     ranking = fields.List(fields.Integer(), required=True)
+    places = fields.List(fields.Integer(), required=True)
     tie_break = fields.String(allow_none=True, required=True)
 
 

@@ -1,0 +1,181 @@
+"""Matches: rounds played until a seat reaches a target score.
+
+Seeds such as Compound Capture say "Multiple rounds can be played until one player
+reaches 250 points". A game that has matches keeps ``state["match"]`` (plain JSON,
+built here) and calls these functions; nothing here knows the game's rules:
+
+- :func:`new_match` at setup (round 1, the first dealer, the target, zero totals);
+- :func:`end_round` when a round ends, with that round's points per seat: adds them
+  to the totals, records the round, and decides whether the match is over;
+- between rounds the state's phase is the game's own ``"round_over"``; the seat in
+  :func:`next_round_seat` moves ``{"type": "next_round"}``, which the game verifies
+  with :func:`verify_next_round` and applies by dealing again with the dealer that
+  :func:`next_round` rotates to the left;
+- :func:`outcome` ranks seats by their totals, with shared places.
+
+``target`` ``None`` plays a single round. When several seats reach the target in the
+same round the highest total wins; a tie on the highest total is either shared
+(``on_tie="share"``) or broken by playing further rounds until one seat leads
+(``on_tie="play_on"``); each game says which, as an option.
+
+>>> m = new_match(3, target=50, dealer=0)
+>>> m, events = end_round(m, [30, 10, 25])
+>>> m["over"], m["totals"], events[0]["type"]
+(False, [30, 10, 25], 'round_scored')
+>>> next_round_seat(m), next_round(m)["dealer"]
+(1, 1)
+>>> m, events = end_round(next_round(m), [20, 0, 25])
+>>> m["over"], [e["type"] for e in events], outcome(m).winners
+(True, ['round_scored', 'match_over'], (0, 2))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rules.core import JSON, Event, Option, Outcome, RuleViolation, left_of, rank_seats
+
+ON_TIE = ("share", "play_on")
+
+CODES: Mapping[str, str] = {
+    "round_in_progress": "The round is still being played; next_round only starts a new one.",
+    "round_over": "The round is over: the next dealer moves next_round to deal again.",
+    "match_over": "The match is over; no more rounds are dealt.",
+}
+
+
+def target_option(default: int | None, seed_sentence: str) -> Option:
+    """The ``target`` setup option, with the seed's value as its default."""
+    return Option(
+        "target",
+        "int | null",
+        default,
+        f"Play rounds until a seat reaches this total (1-10000); null plays one round. "
+        f'Seed: "{seed_sentence}"',
+    )
+
+
+def on_tie_option(default: str = "share") -> Option:
+    """What happens when seats share the highest total at the end of the match."""
+    return Option(
+        "on_tie",
+        "str",
+        default,
+        "When seats share the highest total once the target is reached: 'share' the win, "
+        "or 'play_on' with more rounds until one seat leads.",
+        choices=ON_TIE,
+    )
+
+
+def check_options(target: object, on_tie: object = "share") -> None:
+    """Refuse an impossible ``target`` or ``on_tie`` (``bad_option``)."""
+    if target is not None and (
+        not isinstance(target, int) or isinstance(target, bool) or not 1 <= target <= 10_000
+    ):
+        raise RuleViolation(
+            "bad_option", f"target must be a whole number 1-10000 or null, not {target!r}."
+        )
+    if on_tie not in ON_TIE:
+        raise RuleViolation("bad_option", f"on_tie must be one of {list(ON_TIE)}, not {on_tie!r}.")
+
+
+def new_match(players: int, *, target: int | None, dealer: int, on_tie: str = "share") -> JSON:
+    """The match record of a new game: round 1 dealt by ``dealer``."""
+    return {
+        "round": 1,
+        "dealer": dealer,
+        "target": target,
+        "on_tie": on_tie,
+        "totals": [0] * players,
+        "rounds": [],
+        "over": False,
+    }
+
+
+def _leaders(totals: Sequence[int]) -> list[int]:
+    best = max(totals)
+    return [s for s, t in enumerate(totals) if t == best]
+
+
+def end_round(match: Mapping[str, Any], points: Sequence[int]) -> tuple[JSON, list[Event]]:
+    """Record a finished round's ``points`` per seat; decide whether the match is over."""
+    if len(points) != len(match["totals"]):
+        raise ValueError("one score per seat")
+    totals = [t + p for t, p in zip(match["totals"], points, strict=True)]
+    record = {
+        "round": match["round"],
+        "dealer": match["dealer"],
+        "points": list(points),
+        "totals": totals,
+    }
+    target = match["target"]
+    reached = target is None or max(totals) >= target
+    tied = len(_leaders(totals)) > 1
+    over = reached and not (tied and match["on_tie"] == "play_on")
+    new = {**match, "totals": totals, "rounds": [*match["rounds"], record], "over": over}
+    events: list[Event] = [{"type": "round_scored", **record, "target": target}]
+    if over:
+        events.append({"type": "match_over", **outcome(new).to_json(), "totals": totals})
+    elif reached:
+        events.append({"type": "match_tied", "leaders": _leaders(totals), "totals": totals})
+    return new, events
+
+
+def next_round_seat(match: Mapping[str, Any]) -> int:
+    """The seat that deals the next round (and moves ``next_round``): left of the dealer."""
+    return left_of(int(match["dealer"]), len(match["totals"]))
+
+
+def next_round(match: Mapping[str, Any]) -> JSON:
+    """The match record for the next round: its number, and the dealer rotated left."""
+    if match["over"]:
+        raise RuleViolation("match_over", "The match is over; no more rounds are dealt.")
+    return {**match, "round": int(match["round"]) + 1, "dealer": next_round_seat(match)}
+
+
+def verify_next_round(match: Mapping[str, Any], round_finished: bool, seat: int) -> None:
+    """Refuse ``next_round`` unless the round is over, the match is not, and ``seat`` deals."""
+    if match["over"]:
+        raise RuleViolation("match_over", "The match is over; no more rounds are dealt.")
+    if not round_finished:
+        raise RuleViolation(
+            "round_in_progress",
+            "This round is still being played; next_round is only for dealing a new one.",
+        )
+    dealer = next_round_seat(match)
+    if seat != dealer:
+        raise RuleViolation(
+            "round_over",
+            f"The round is over: seat {dealer}, the next dealer, deals the next round.",
+            dealer=dealer,
+        )
+
+
+def outcome(match: Mapping[str, Any]) -> Outcome:
+    """The match's outcome: seats ranked by total, equal totals sharing a place."""
+    if not match["over"]:
+        return Outcome(finished=False)
+    totals = match["totals"]
+    ranking, places = rank_seats(range(len(totals)), totals.__getitem__)
+    winners = tuple(s for s, p in zip(ranking, places, strict=True) if p == 1)
+    return Outcome(
+        finished=True,
+        winners=winners,
+        ranking=ranking,
+        places=places,
+        tie_break="shared" if len(winners) > 1 else None,
+    )
+
+
+def view(match: Mapping[str, Any]) -> JSON:
+    """The match as every seat sees it (all of it is public)."""
+    return {
+        "round": match["round"],
+        "dealer": match["dealer"],
+        "target": match["target"],
+        "on_tie": match["on_tie"],
+        "totals": list(match["totals"]),
+        "rounds": [dict(r) for r in match["rounds"]],
+        "over": match["over"],
+    }
