@@ -6,16 +6,13 @@ import http
 import logging
 from typing import Any
 
-from apispec.ext.marshmallow import MarshmallowPlugin
-from flask import Response, g, request
+from flask import Flask, Response, g, request
 from flask_smorest import Api
-from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
 from rules.core import RuleViolation
 
-from .problems import PROBLEM_JSON, Problem, from_violation
-from .schemas.common import ProblemSchema, move_field2properties
+from .problems import Problem, from_violation
 
 log = logging.getLogger("chemgames.errors")
 
@@ -47,6 +44,10 @@ def problem_for_http(error: HTTPException) -> Problem:
             "Some fields of the request are missing or have the wrong type: " + _summarise(errors),
             errors=errors,
         )
+    if status == 404:
+        unknown = _unknown_game()
+        if unknown is not None:
+            return unknown
     if status in _BY_STATUS:
         code, template = _BY_STATUS[status]
         from flask import current_app
@@ -68,6 +69,22 @@ def problem_for_http(error: HTTPException) -> Problem:
         error.description or phrase,
         status=status,
         title=phrase or None,
+    )
+
+
+def _unknown_game() -> Problem | None:
+    """A URL under /v1/<slug>/... or /v1/games/<slug> naming no game: unknown_game."""
+    from flask import current_app
+
+    parts = request.path.strip("/").split("/")
+    if len(parts) < 2 or parts[0] != "v1":
+        return None
+    slug = parts[2] if parts[1] == "games" and len(parts) > 2 else parts[1]
+    if slug in ("games", "problems") or slug in current_app.extensions["chemgames.games"]:
+        return None
+    return Problem(
+        "unknown_game",
+        f"No game is called {slug!r}; see /v1/games for the games this service hosts.",
     )
 
 
@@ -96,39 +113,19 @@ def _summarise(errors: Any, prefix: str = "") -> str:
 
 
 class ProblemApi(Api):
-    """``Api`` whose errors, documented and actual, are RFC 9457 problems."""
+    """``Api`` whose documented errors are per-operation problems (see ``service.docs``):
+    no generic default error response is added to each operation."""
 
-    ERROR_SCHEMA = ProblemSchema
+    DEFAULT_ERROR_RESPONSE_NAME = None
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("spec_kwargs", {})
-        kwargs["spec_kwargs"].setdefault("marshmallow_plugin", MarshmallowPlugin())
-        super().__init__(*args, **kwargs)
 
-    def _init_spec(self, *args: Any, **kwargs: Any) -> None:
-        super()._init_spec(*args, **kwargs)
-        self.ma_plugin.converter.add_attribute_function(move_field2properties)
-
-    def _register_responses(self) -> None:
-        for status in http.HTTPStatus:
-            response: dict[str, Any] = {"description": status.phrase}
-            if not (100 <= status < 200) and status not in (204, 304):
-                response["schema"] = self.ERROR_SCHEMA
-            prepare_response(response, self.spec, PROBLEM_JSON)
-            self.spec.components.response(status.name, response, lazy=True)
-        response = {"description": "Problem details (RFC 9457)", "schema": self.ERROR_SCHEMA}
-        prepare_response(response, self.spec, PROBLEM_JSON)
-        self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
-
-    def _register_error_handlers(self) -> None:
-        app = self._app
-        app.register_error_handler(HTTPException, self.handle_http_exception)
-        app.register_error_handler(Problem, _send)
-        app.register_error_handler(RuleViolation, lambda e: _send(from_violation(e)))
-        app.register_error_handler(Exception, _unexpected)
-
-    def handle_http_exception(self, error: HTTPException) -> Response:  # type: ignore[override]
-        return _send(problem_for_http(error))
+def install_error_handlers(app: Flask) -> None:
+    """Every error the service sends is problem+json: HTTP errors, problems, rule
+    violations and anything unexpected (a logged 500 with the request id)."""
+    app.register_error_handler(HTTPException, lambda e: _send(problem_for_http(e)))
+    app.register_error_handler(Problem, _send)
+    app.register_error_handler(RuleViolation, lambda e: _send(from_violation(e)))
+    app.register_error_handler(Exception, _unexpected)
 
 
 def _send(problem: Problem) -> Response:
@@ -139,9 +136,17 @@ def _send(problem: Problem) -> Response:
 def _unexpected(error: Exception) -> Response:
     if isinstance(error, HTTPException):
         return _send(problem_for_http(error))
-    log.exception(
+    log.error(
         "unexpected error",
-        extra={"fields": {"request_id": g.get("request_id"), "path": request.path}},
+        exc_info=error,
+        extra={
+            "fields": {
+                "request_id": g.get("request_id"),
+                "method": request.method,
+                "path": request.path,
+                "error": type(error).__name__,
+            }
+        },
     )
     return _send(
         Problem(

@@ -2,87 +2,144 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from flask import Flask, request
-from flask_cors import CORS
+from flask import Flask, Response, redirect, request, send_file
+from werkzeug.wrappers import Response as BaseResponse
 
-from . import logs
-from .api import ProblemApi
+from . import cors, logs
+from .api import ProblemApi, install_error_handlers
 from .config import Settings
-from .game_blueprint import make_blueprint
-from .meta_blueprint import blp as catalogue_blp
-from .meta_blueprint import health as health_blp
-from .meta_blueprint import swagger_assets
-from .polymer.blueprint import blp as polymer_blp
-from .polymer.store import SessionStore
+from .docs import HEADERS, SECURITY_SCHEMES, HeadersPlugin
+from .http_cache import cacheable, compress
+from .jsonio import OrjsonProvider
+from .meta_blueprint import health, make_catalogue, swagger_assets, version
+from .polymer.blueprint import blp as polymer_extras
 from .problems import Problem
 from .registry import game_apis
+from .schemas.common import FIELD_ERRORS, move_field2properties
+from .sessions.blueprint import make_session_blueprint
+from .sessions.store import SessionStore
+from .stateless import make_blueprint
 from .tokens import Sealer
 
-API_DESCRIPTION = """\
-Rules of seven chemistry card games as a stateless HTTP service.
+STATIC = Path(__file__).resolve().parent / "static"
 
-Every call carries the whole game as an opaque, sealed **state token**; the
-service checks the move against the rules, applies it and returns the new token
-with the view the calling seat may see. Acting or viewing as a seat needs that
-seat's **seat token** (given once, at setup). Errors are RFC 9457
-`application/problem+json` with a stable `code` (catalogue: `GET /v1/problems`).
+API_DESCRIPTION = """\
+Rules of seven chemistry card games as an HTTP service, for other people's front ends.
+
+**Two ways to play every game.** *Stateless*: every call carries the whole game as an
+opaque, sealed **state token**; the service checks the move against the rules,
+applies it and returns the new token with the view the calling seat may see.
+*Hosted session*: `POST /v1/<game>/sessions` keeps the game in Redis; devices send
+moves with the `version` they saw and follow a live event stream. Polymer, a
+real-time game, is only played as a session.
+
+**Credentials.** Setup returns one seat token per seat and a host token. Acting or
+looking as a seat needs that seat's token (or the host's) in the header
+`Authorization: Bearer <token>`; never in a URL or a body.
+
+**Bots.** Name seats in `bots` at setup and the service plays them after every human
+move, in the same request: this is how a one-person game is played.
+
+**Errors** are RFC 9457 `application/problem+json` with a stable `code`; each
+operation lists its codes as an enum (catalogue: `GET /v1/problems`).
 """
 
 
 def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
     settings = settings or Settings.from_env()
-    app = Flask(__name__)
+    app = Flask(__name__, static_folder=None)
+    app.json = OrjsonProvider(app)
     app.config.update(
         API_TITLE="Chemistry card games rules service",
-        API_VERSION="1.0.0",
+        API_VERSION=version(),
         OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="/docs",
         OPENAPI_SWAGGER_UI_URL="/docs/assets/",
         API_SPEC_OPTIONS={
-            "info": {"description": API_DESCRIPTION},
+            "info": {
+                "description": API_DESCRIPTION,
+                "license": {"name": "MIT", "identifier": "MIT"},
+            },
             "servers": [{"url": "/", "description": "This service"}],
         },
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
-        JSON_SORT_KEYS=False,
         SETTINGS=settings,
     )
     app.config.update(overrides)
     logs.configure(settings.log_level)
     logs.install(app)
-    CORS(
-        app,
-        origins=list(settings.cors_origins),
-        expose_headers=["X-Request-ID", "Retry-After", "Location", "Idempotent-Replayed"],
-    )
+    cors.install(app, settings.cors_origins)
     app.extensions["chemgames.sealer"] = Sealer(settings.state_keys)
     if settings.redis_url:
         app.extensions["chemgames.store"] = SessionStore(
             settings.redis_url,
             timeout=settings.redis_timeout_seconds,
-            ttl_seconds=settings.polymer_ttl_seconds,
+            ttl_seconds=settings.session_ttl_seconds,
         )
     apis = game_apis()
     app.extensions["chemgames.games"] = apis
 
     @app.before_request
     def _require_json() -> None:
-        if request.method in {"POST", "PUT", "PATCH"} and not request.is_json:
+        # a method the URL does not have is 405 (routing decides), not 415
+        if request.routing_exception is not None or request.method not in {"POST", "PUT"}:
+            return
+        has_body = (request.content_length or 0) > 0 or "chunked" in request.headers.get(
+            "Transfer-Encoding", ""
+        )
+        if has_body and not request.is_json:
             raise Problem(
                 "unsupported_media_type",
                 "Send the request body as JSON with the header Content-Type: application/json.",
             )
 
+    @app.after_request
+    def _http(response: Response) -> Response:
+        if request.path == "/openapi.json" and request.method == "GET":
+            return cacheable(response, request)
+        return compress(response, request)
+
     app.register_blueprint(swagger_assets)
-    api = ProblemApi(app)
-    api.register_blueprint(health_blp)
-    api.register_blueprint(catalogue_blp)
+    _pages(app)
+    api = ProblemApi(app, spec_kwargs={"extra_plugins": [HeadersPlugin()]})
+    api.ma_plugin.converter.add_attribute_function(move_field2properties)
+    components = api.spec.components
+    for name, scheme in SECURITY_SCHEMES.items():
+        components.security_scheme(name, scheme)
+    for name, spec in HEADERS.items():
+        components.header(name, spec)
+    components.schema("FieldErrors", FIELD_ERRORS)
+    for unused in ("PaginationMetadata", "Error"):  # flask-smorest's defaults, unused here
+        components.schemas.pop(unused, None)
+    install_error_handlers(app)
+
+    api.register_blueprint(health)
+    api.register_blueprint(make_catalogue(apis))
     for game_api in apis.values():
-        if not game_api.sessions:
+        if game_api.stateless:
             api.register_blueprint(make_blueprint(game_api))
-    api.register_blueprint(polymer_blp)
+        api.register_blueprint(make_session_blueprint(game_api))
+    api.register_blueprint(polymer_extras)
     app.extensions["chemgames.api"] = api
     return app
+
+
+def _pages(app: Flask) -> None:
+    """The few routes a person's browser asks for, outside the contract."""
+
+    @app.get("/")
+    def _root() -> BaseResponse:
+        return redirect("/docs", code=302)
+
+    @app.get("/docs/")
+    def _docs_slash() -> BaseResponse:
+        return redirect("/docs", code=301)
+
+    @app.get("/favicon.ico")
+    def _favicon() -> BaseResponse:
+        return send_file(STATIC / "favicon.svg", mimetype="image/svg+xml", max_age=86400)

@@ -47,7 +47,7 @@ class Settings:
     max_body_bytes: int = 256 * 1024
     cors_origins: tuple[str, ...] = ("*",)
     log_level: str = "INFO"
-    polymer_ttl_seconds: int = 6 * 3600
+    session_ttl_seconds: int = 6 * 3600
     redis_timeout_seconds: float = 1.0
     sse_max_seconds: float = 300.0
     sse_heartbeat_seconds: float = 15.0
@@ -65,7 +65,10 @@ class Settings:
             max_body_bytes=int(env.get("MAX_BODY_BYTES", 256 * 1024)),
             cors_origins=_split(env.get("CORS_ORIGINS", "*")),
             log_level=env.get("LOG_LEVEL", "INFO"),
-            polymer_ttl_seconds=int(env.get("POLYMER_TTL_SECONDS", 6 * 3600)),
+            # POLYMER_TTL_SECONDS: its name before every game had hosted sessions
+            session_ttl_seconds=int(
+                env.get("SESSION_TTL_SECONDS") or env.get("POLYMER_TTL_SECONDS") or 6 * 3600
+            ),
             redis_timeout_seconds=float(env.get("REDIS_TIMEOUT_SECONDS", 1.0)),
             sse_max_seconds=float(env.get("SSE_MAX_SECONDS", 300)),
             sse_heartbeat_seconds=float(env.get("SSE_HEARTBEAT_SECONDS", 15)),

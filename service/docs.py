@@ -1,21 +1,88 @@
-"""OpenAPI documentation of problem responses: which codes each status may carry."""
+"""The OpenAPI document's shared parts: operation ids, credentials, problems, headers.
+
+Every operation gets an ``operationId``, its security requirement (seat and host
+tokens are bearer credentials), and for its error statuses a problem schema of its
+own whose ``code`` is an ``enum`` of exactly the codes that operation may answer, so a
+generated client can switch on them. Every response declares ``X-Request-ID``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from copy import deepcopy
 from typing import Any
 
+import marshmallow as ma
+from apispec import BasePlugin
 from flask_smorest import Blueprint
+from marshmallow import fields, validate
 
 from .problems import PROBLEM_JSON, SERVICE_PROBLEMS, TYPE_BASE
 from .schemas.common import ProblemSchema
 
 F = Callable[..., Any]
 
+SEAT_TOKEN = "seatToken"
+HOST_TOKEN = "hostToken"
+SECURITY_SCHEMES: Mapping[str, dict[str, Any]] = {
+    SEAT_TOKEN: {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "A seat token from setup (`seats[].seat_token`): acts and looks as "
+        "that seat only. Give each player only their own.",
+    },
+    HOST_TOKEN: {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "The host token from setup (`host_token`): acts for any seat and for "
+        "the host (starting Polymer's timer). Keep it on the teacher's or server side.",
+    },
+}
+AS_SEAT: list[dict[str, list[str]]] = [{SEAT_TOKEN: []}, {HOST_TOKEN: []}]
+AS_SEAT_OR_OBSERVER: list[dict[str, list[str]]] = [{}, {SEAT_TOKEN: []}, {HOST_TOKEN: []}]
+AS_HOST: list[dict[str, list[str]]] = [{HOST_TOKEN: []}]
+PUBLIC: list[dict[str, list[str]]] = []
+
+HEADERS: Mapping[str, dict[str, Any]] = {
+    "X-Request-ID": {
+        "description": "The request's id, in every log line about it: the client's own "
+        "X-Request-ID when it sent a valid one (1-128 printable ASCII), else a new one.",
+        "schema": {"type": "string", "maxLength": 128},
+    },
+    "Retry-After": {
+        "description": "Seconds to wait before retrying.",
+        "schema": {"type": "integer", "minimum": 0},
+    },
+    "WWW-Authenticate": {
+        "description": "The authentication scheme to use: Bearer.",
+        "schema": {"type": "string"},
+    },
+    "Idempotent-Replayed": {
+        "description": "`true` when this is the stored answer to an earlier request with the "
+        "same Idempotency-Key and credential (the move was not applied again).",
+        "schema": {"type": "string", "enum": ["true"]},
+    },
+    "Location": {
+        "description": "The URL of the new session.",
+        "schema": {"type": "string", "format": "uri-reference"},
+    },
+    "ETag": {
+        "description": "The representation's entity tag, for If-None-Match (304).",
+        "schema": {"type": "string"},
+    },
+    "Cache-Control": {
+        "description": "How long the representation may be cached.",
+        "schema": {"type": "string"},
+    },
+}
+
+
+def header(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/headers/{name}"}
+
+
 # Problems any JSON POST endpoint may answer with.
 BODY_ERRORS: Mapping[int, tuple[str, ...]] = {
-    400: ("malformed_json",),
+    400: ("malformed_json", "json_too_deep"),
     413: ("body_too_large",),
     415: ("unsupported_media_type",),
     422: ("invalid_request",),
@@ -24,8 +91,13 @@ TOKEN_ERRORS: Mapping[int, tuple[str, ...]] = {
     400: ("token_invalid", "token_wrong_game", "token_version_unsupported"),
 }
 SEAT_ERRORS: Mapping[int, tuple[str, ...]] = {
+    401: ("credentials_missing",),
     403: ("seat_token_invalid",),
     422: ("seat_out_of_range",),
+}
+STATUS_HEADERS: Mapping[int, tuple[str, ...]] = {
+    401: ("WWW-Authenticate",),
+    503: ("Retry-After",),
 }
 
 
@@ -49,28 +121,71 @@ def _example(code: str, status: int) -> dict[str, Any]:
     }
 
 
-def problems(blp: Blueprint, table: Mapping[int, Iterable[str]]) -> Callable[[F], F]:
-    """Document each status with the problem schema and the codes it may carry.
+def _pascal(operation_id: str) -> str:
+    return operation_id[:1].upper() + operation_id[1:]
 
-    Writes the same documentation as ``blp.alt_response`` but adds no wrapper, so a
-    request does not pay one extra call layer per documented status.
-    """
+
+def problem_schema(operation_id: str, codes: Iterable[str]) -> type[ma.Schema]:
+    """A problem schema whose ``code`` enumerates ``codes`` (one per operation)."""
+    ordered = sorted(set(codes))
+    code = fields.String(
+        required=True,
+        validate=validate.OneOf(ordered),
+        metadata={
+            "description": "Stable machine code; the catalogue is at `GET /v1/problems`.",
+            "example": ordered[0],
+        },
+    )
+    name = f"{_pascal(operation_id)}ProblemSchema"
+    return type(name, (ProblemSchema,), {"code": code, "__doc__": ProblemSchema.__doc__})
+
+
+def operation(
+    blp: Blueprint,
+    operation_id: str,
+    table: Mapping[int, Iterable[str]] | None = None,
+    *,
+    security: list[dict[str, list[str]]] | None = None,
+) -> Callable[[F], F]:
+    """Document an operation: its id, its credentials and its problem responses."""
+    table = {status: list(codes) for status, codes in (table or {}).items() if codes}
+    decorators: list[Callable[[F], F]] = []
+    doc: dict[str, Any] = {"operationId": operation_id}
+    if security is not None:
+        doc["security"] = security
+    decorators.append(blp.doc(**doc))
+    if table:
+        schema = problem_schema(operation_id, (c for codes in table.values() for c in codes))
+        for status, codes in sorted(table.items()):
+            decorators.append(
+                blp.alt_response(
+                    status,
+                    schema=schema,
+                    content_type=PROBLEM_JSON,
+                    description="Problem details; `code` is one of: "
+                    + ", ".join(f"`{c}`" for c in codes),
+                    example=_example(codes[0], status),
+                    headers={name: header(name) for name in STATUS_HEADERS.get(status, ())},
+                )
+            )
 
     def decorate(fn: F) -> F:
-        doc: dict[str, Any] = deepcopy(getattr(fn, "_apidoc", {}))
-        responses = doc.setdefault("response", {}).setdefault("responses", {})
-        for status, codes in sorted(table.items()):
-            codes = list(codes)
-            responses.setdefault(status, []).append(
-                {
-                    "schema": blp._make_doc_response_schema(ProblemSchema()),
-                    "description": "Problem details; `code` is one of: "
-                    + ", ".join(f"`{c}`" for c in codes),
-                    "example": _example(codes[0], status),
-                    "content_type": PROBLEM_JSON,
-                }
-            )
-        fn._apidoc = doc  # type: ignore[attr-defined]
+        for decorator in reversed(decorators):
+            fn = decorator(fn)
         return fn
 
     return decorate
+
+
+class HeadersPlugin(BasePlugin):  # type: ignore[misc]
+    """apispec plugin: declare ``X-Request-ID`` on every response of every operation."""
+
+    def operation_helper(
+        self, path: str | None = None, operations: dict[str, Any] | None = None, **kwargs: Any
+    ) -> None:
+        for op in (operations or {}).values():
+            for response in op.get("responses", {}).values():
+                if isinstance(response, dict) and "$ref" not in response:
+                    response.setdefault("headers", {}).setdefault(
+                        "X-Request-ID", header("X-Request-ID")
+                    )

@@ -1,137 +1,180 @@
 """Response examples for the OpenAPI document, computed by the rules themselves.
 
-A fixed deal and seed make them deterministic; tokens are placeholders (a real
-token is opaque and different on every call).
+A fixed deal and seed make them deterministic; tokens and ids are placeholders (a real
+token is opaque and different on every call). The same game is played for the
+stateless and the hosted-session examples; a game with a clock is shown at a fixed
+server time.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from rules.core import Game
+from rules.core import Event, Game, State
 
-from .play import GameApi, events_for
+from .play import GameApi, events_for, with_actor
 
 TOKEN = "gAAAAABpExampleOpaqueSealedStateToken..."
+GAME_ID = "3f9c2a7b1e0d4c5a6b7e8f90"
+HOST = "ExampleHostTokenxxxxxxxx"
+T0 = 1_795_400_000_000  # the example server clock (ms since the epoch)
 
 
 def seat_token(seat: int) -> str:
     return f"ExampleSeatToken{seat}xxxxxxxx"[:24]
 
 
-def _turn(game: Game, state: dict[str, Any]) -> dict[str, Any]:
+def _turn(game: Game, state: State) -> dict[str, Any]:
     return {"to_act": game.to_act(state), "outcome": game.outcome(state).to_json()}
+
+
+_PLAYED: dict[str, dict[str, Any]] = {}
+
+
+def _played(api: GameApi) -> dict[str, Any]:
+    """Setup, the first move of the first seat to act, and a game played to its end."""
+    if api.slug not in _PLAYED:
+        _PLAYED[api.slug] = _play(api)
+    return _PLAYED[api.slug]
+
+
+def _play(api: GameApi) -> dict[str, Any]:
+    game = api.game
+    request = dict(api.setup_example)
+    state = game.setup(request["players"], request.get("options") or {}, request.get("seed", 1))
+    if api.hooks:  # a game with a clock: started at the example time
+        state = _start(api, state)
+    seat = game.to_act(state)[0]
+    move = game.legal_moves(state, seat)[0]
+    after, events = game.apply(state, seat, move)
+    end, version = after, 1
+    if api.hooks:  # a game that ends by its clock: time up right after this move
+        end, _ = api.hooks.expire(end)
+        version += 1
+    while game.to_act(end):
+        who = game.to_act(end)[0]
+        end, _ = game.apply(end, who, game.legal_moves(end, who)[0])
+        version += 1
+    return {
+        "state": state,
+        "seat": seat,
+        "move": {k: v for k, v in move.items() if k != "at"},
+        "after": after,
+        "events": with_actor(events, seat),
+        "end": end,
+        "version": version,
+    }
+
+
+def _start(api: GameApi, state: State) -> State:
+    from rules.polymer.game import start_timer  # the one game with a clock today
+
+    started, _ = start_timer(state, T0)
+    return started
+
+
+def _seats(players: int) -> list[dict[str, Any]]:
+    return [{"seat": s, "seat_token": seat_token(s), "bot": None} for s in range(players)]
+
+
+def _started(players: int) -> list[Event]:
+    return with_actor([{"type": "game_started", "players": players}], None)
 
 
 def stateless(api: GameApi) -> dict[str, dict[str, Any]]:
     """Examples for a stateless game, played from ``api.setup_example``."""
     game = api.game
-    request = dict(api.setup_example)
-    state = game.setup(request["players"], request.get("options") or {}, request.get("seed", 1))
+    p = _played(api)
+    state, seat = p["state"], p["seat"]
     players = int(state["players"])
-    setup = {
-        "game_id": "3f9c2a7b1e0d4c5a6b7e8f90",
-        "token": TOKEN,
-        "version": 0,
-        **_turn(game, state),
-        "seats": [{"seat": s, "seat_token": seat_token(s)} for s in range(players)],
-        "host_token": "ExampleHostTokenxxxxxxxx",
-        "view": game.view(state, None),
-        "events": [{"type": "game_started", "players": players}],
-    }
-    move = game.legal_moves(state, 0)[0]
-    after, events = game.apply(state, 0, move)
-    moved = {
-        "token": TOKEN,
-        "version": 1,
-        **_turn(game, after),
-        "seat": 0,
-        "move": move,
-        "events": events_for(events, 0),
-        "view": game.view(after, 0),
-    }
-    legal = {"seat": 0, "version": 0, "moves": game.legal_moves(state, 0)}
-    view = {"version": 1, **_turn(game, after), "view": game.view(after, 1)}
-    end, version = after, 1
-    while game.to_act(end):
-        seat = game.to_act(end)[0]
-        end, _ = game.apply(end, seat, game.legal_moves(end, seat)[0])
-        version += 1
-    scores = {
-        "version": version,
-        "scores": game.scores(end),
-        "outcome": game.outcome(end).to_json(),
-    }
-    return {"setup": setup, "move": moved, "legal": legal, "view": view, "scores": scores}
-
-
-def polymer_examples() -> dict[str, dict[str, Any]]:
-    """Examples for Polymer's session endpoints, on a fixed deal and a fixed clock."""
-    from rules.polymer import GAME
-    from rules.polymer.game import declared, start_timer
-    from rules.polymer.patterns import best_arrangement
-
-    from .polymer.schemas import MOVE_SPACE
-    from .polymer.session import iso, public_loans
-
-    t0 = 1_795_400_000_000
-    state = GAME.setup(5, {"timer_seconds": 600}, 1)
-
-    def block(st: dict[str, Any], version: int, now: int, seat: int | None) -> dict[str, Any]:
-        return {
-            "session_id": "5d1e8a0c9b7f4e3a2c1d0e9f",
-            "version": version,
-            "token": TOKEN,
-            "phase": st["phase"],
-            "deadline_ms": st["deadline_ms"],
-            "deadline_at": iso(st["deadline_ms"]),
-            "server_now_ms": now,
-            "server_now": iso(now),
-            "loans": public_loans(st),
-            "to_act": GAME.to_act(st),
-            "outcome": GAME.outcome(st).to_json(),
-            "view": GAME.view(st, seat),
-        }
-
-    setup = {
-        **block(state, 0, t0, None),
-        "seats": [{"seat": s, "seat_token": seat_token(s)} for s in range(5)],
-        "host_token": "ExampleHostTokenxxxxxxxx",
-        "events": [{"type": "game_started", "players": 5}],
-    }
-    started, start_events = start_timer(state, t0 + 5_000)
-    start = {**block(started, 1, t0 + 5_000, None), "events": start_events}
-    session = block(started, 1, t0 + 9_000, 0)
-    card = started["hands"][0][0]
-    lend = {"type": "lend", "to": 1, "cards": [card]}
-    lent, events = GAME.apply(started, 0, {**lend, "at": t0 + 12_000})
-    move = {
-        **block(lent, 2, t0 + 12_000, 0),
-        "seat": 0,
-        "move": lend,
-        "events": events_for(events, 0),
-    }
-    legal = {
-        "seat": 1,
-        "version": 2,
-        "moves": GAME.legal_moves(lent, 1)[:6],
-        "move_space": MOVE_SPACE,
-    }
-    ended, _ = GAME.apply(lent, 2, {"type": "time_up", "at": int(lent["deadline_ms"])})
-    scores = {
-        "session_id": "5d1e8a0c9b7f4e3a2c1d0e9f",
-        "version": 3,
-        "scores": GAME.scores(ended),
-        "outcome": GAME.outcome(ended).to_json(),
-    }
-    shown = best_arrangement(started["hands"][2]).longest
-    arrangement = declared(started, 2, [list(shown)] if shown else [])
     return {
-        "setup": setup,
-        "start": start,
-        "session": session,
-        "move": move,
-        "legal": legal,
-        "scores": scores,
-        "arrangement": arrangement,
+        "setup": {
+            "game_id": GAME_ID,
+            "token": TOKEN,
+            "version": 0,
+            **_turn(game, state),
+            "seats": _seats(players),
+            "host_token": HOST,
+            "bots": {},
+            "view": game.view(state, None),
+            "events": _started(players),
+        },
+        "move": {
+            "token": TOKEN,
+            "version": 1,
+            **_turn(game, p["after"]),
+            "seat": seat,
+            "move": p["move"],
+            "events": events_for(p["events"], seat),
+            "view": game.view(p["after"], seat),
+        },
+        "legal": {
+            "seat": seat,
+            "version": 0,
+            "moves": game.legal_moves(state, seat)[:8],
+            "move_space": None,
+        },
+        "view": {"version": 1, **_turn(game, p["after"]), "view": game.view(p["after"], None)},
+        "scores": {
+            "version": p["version"],
+            "scores": game.scores(p["end"]),
+            "outcome": game.outcome(p["end"]).to_json(),
+        },
+    }
+
+
+def sessions(api: GameApi) -> dict[str, dict[str, Any]]:
+    """Examples for a game's hosted-session endpoints."""
+    game = api.game
+    p = _played(api)
+    state, seat = p["state"], p["seat"]
+    players = int(state["players"])
+    sid = {"session_id": GAME_ID}
+
+    def extra(st: State, now: int) -> dict[str, Any]:
+        return api.hooks.block(st, now) if api.hooks else {}
+
+    return {
+        "created": {
+            **sid,
+            "version": 0,
+            **_turn(game, state),
+            **extra(state, T0),
+            "view": game.view(state, None),
+            "game_id": GAME_ID,
+            "seats": _seats(players),
+            "host_token": HOST,
+            "bots": {},
+            "events": _started(players),
+        },
+        "session": {
+            **sid,
+            "version": 1,
+            **_turn(game, p["after"]),
+            **extra(p["after"], T0 + 4_000),
+            "seat": seat,
+            "view": game.view(p["after"], seat),
+        },
+        "move": {
+            **sid,
+            "version": 1,
+            **_turn(game, p["after"]),
+            **extra(p["after"], T0 + 3_000),
+            "seat": seat,
+            "move": p["move"],
+            "events": events_for(p["events"], seat),
+            "view": game.view(p["after"], seat),
+        },
+        "legal": {
+            "seat": seat,
+            "version": 0,
+            "moves": game.legal_moves(state, seat)[:8],
+            "move_space": api.move_space,
+        },
+        "scores": {
+            **sid,
+            "version": p["version"],
+            "scores": game.scores(p["end"]),
+            "outcome": game.outcome(p["end"]).to_json(),
+        },
     }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import orjson
@@ -22,7 +23,10 @@ class OrjsonProvider(JSONProvider):
     """Flask's JSON provider backed by orjson (used by jsonify and the spec)."""
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:
-        return orjson.dumps(obj, option=_OPTIONS | orjson.OPT_SORT_KEYS).decode()
+        try:
+            return orjson.dumps(obj, option=_OPTIONS | orjson.OPT_SORT_KEYS).decode()
+        except TypeError:  # integers beyond 64 bits: the standard library writes them
+            return json.dumps(obj, sort_keys=True, default=str)
 
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
         return orjson.loads(s)

@@ -1,32 +1,40 @@
-"""Catalogue of games and problems; health and readiness."""
+"""Catalogue of games and problems; health and readiness.
+
+A game's detail (``GET /v1/games/<slug>``) is one operation per game, so that its
+deck is typed with the game's own card schema; its further documents (the word list
+of the Chemistry Card Game) are served at ``GET /v1/games/<slug>/<name>``.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 import flask
 import flask_swagger_ui
-from flask import current_app
+from flask import current_app, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from rules.core import CORE_CODES, GameInfo
 
 from .config import ROOT
-from .docs import problems
+from .docs import PUBLIC, header, operation
+from .http_cache import cacheable
 from .jsonio import json_response
+from .parsing import ApiBlueprint as Blueprint
 from .play import GameApi
 from .problems import SERVICE_PROBLEMS, Problem
 from .schemas.common import (
     GameCatalogueSchema,
-    GameDetailSchema,
     HealthSchema,
     ProblemCatalogueSchema,
     ProblemKindSchema,
+    game_detail_schema,
 )
+from .schemas.game import pascal
 
-blp = Blueprint("catalogue", __name__, url_prefix="/v1", description="Games and problem types.")
 # Swagger UI's own files for /docs (from the flask-swagger-ui package): no CDN needed
 swagger_assets = flask.Blueprint(
     "swagger_assets",
@@ -35,40 +43,53 @@ swagger_assets = flask.Blueprint(
     static_url_path="/docs/assets",
 )
 health = Blueprint("health", __name__, description="Liveness and readiness probes.")
+CACHED = {"ETag": header("ETag"), "Cache-Control": header("Cache-Control")}
+
+
+def version() -> str:
+    """The one version number: the package's, also the contract's and the catalogue's."""
+    try:
+        return metadata.version("chemgames")
+    except metadata.PackageNotFoundError:  # running from a checkout that is not installed
+        return "0+unknown"
 
 
 def _registry() -> dict[str, GameApi]:
     return current_app.extensions["chemgames.games"]  # type: ignore[no-any-return]
 
 
-def _links(info: GameInfo, sessions: bool) -> dict[str, str]:
+def links(api: GameApi) -> dict[str, str]:
+    info: GameInfo = api.game.info
     base = f"/v1/{info.slug}"
-    if sessions:
-        return {
-            "self": f"/v1/games/{info.slug}",
-            "setup": f"{base}/setup",
-            "session": f"{base}/sessions/{{session_id}}",
-            "moves": f"{base}/sessions/{{session_id}}/moves",
-            "start": f"{base}/sessions/{{session_id}}/start",
-            "legal_moves": f"{base}/sessions/{{session_id}}/legal-moves",
-            "bot_move": f"{base}/sessions/{{session_id}}/bot-move",
-            "scores": f"{base}/sessions/{{session_id}}/scores",
-            "arrangement": f"{base}/sessions/{{session_id}}/arrangement",
-            "events": f"{base}/sessions/{{session_id}}/events",
-        }
-    return {
-        "self": f"/v1/games/{info.slug}",
-        "setup": f"{base}/setup",
-        "moves": f"{base}/moves",
-        "legal_moves": f"{base}/legal-moves",
-        "view": f"{base}/view",
-        "scores": f"{base}/scores",
-        "bot_move": f"{base}/bot-move",
-    }
+    out = {"self": f"/v1/games/{info.slug}"}
+    if api.stateless:
+        out.update(
+            setup=f"{base}/setup",
+            moves=f"{base}/moves",
+            legal_moves=f"{base}/legal-moves",
+            view=f"{base}/view",
+            scores=f"{base}/scores",
+            bot_move=f"{base}/bot-move",
+        )
+    session = f"{base}/sessions/{{session_id}}"
+    out.update(
+        create_session=f"{base}/sessions",
+        session=session,
+        session_moves=f"{session}/moves",
+        session_bot_move=f"{session}/bot-move",
+        session_legal_moves=f"{session}/legal-moves",
+        session_scores=f"{session}/scores",
+        session_events=f"{session}/events",
+    )
+    if info.slug == "polymer":
+        out.update(start=f"{session}/start", arrangement=f"{session}/arrangement")
+    for name in api.game.resources:
+        out[name] = f"/v1/games/{info.slug}/{name}"
+    return out
 
 
-def _summary(api: GameApi) -> dict[str, Any]:
-    info, sessions = api.game.info, api.sessions
+def summary(api: GameApi) -> dict[str, Any]:
+    info = api.game.info
     return {
         "slug": info.slug,
         "title": info.title,
@@ -78,7 +99,8 @@ def _summary(api: GameApi) -> dict[str, Any]:
         "dynamics": str(info.dynamics),
         "has_chance": info.has_chance,
         "rules_version": info.rules_version,
-        "links": _links(info, sessions),
+        "modes": ["stateless", "session"] if api.stateless else ["session"],
+        "links": links(api),
     }
 
 
@@ -89,7 +111,32 @@ def _read(path: Path) -> str:
         return ""
 
 
-def problem_catalogue() -> list[dict[str, Any]]:
+def detail(api: GameApi) -> dict[str, Any]:
+    info = api.game.info
+    return {
+        **summary(api),
+        "seed_file": info.seed_file,
+        "options": [
+            {
+                "name": o.name,
+                "kind": o.kind,
+                "default": o.default,
+                "description": o.description,
+                "choices": list(o.choices),
+            }
+            for o in info.options
+        ],
+        "bots": list(info.bots),
+        "player_counts": {str(k): dict(v) for k, v in info.player_counts.items()},
+        "codes": {**CORE_CODES, **info.codes},
+        "deck": api.game.deck(),
+        "resources": {name: f"/v1/games/{info.slug}/{name}" for name in api.game.resources},
+        "rules_document": _read(ROOT / "docs" / "rules" / f"{info.slug}.md"),
+        "seed_text": _read(ROOT / "docs" / "seeds" / info.seed_file),
+    }
+
+
+def problem_catalogue(apis: Mapping[str, GameApi]) -> list[dict[str, Any]]:
     """Every code the service may send, with the games that raise rule codes."""
     entries: dict[str, dict[str, Any]] = {
         code: {
@@ -105,7 +152,7 @@ def problem_catalogue() -> list[dict[str, Any]]:
             code,
             {"code": code, "status": 422, "title": code.replace("_", " ").capitalize()},
         )["description"] = text
-    for api in _registry().values():
+    for api in apis.values():
         info = api.game.info
         for code, text in info.codes.items():
             entry = entries.setdefault(
@@ -121,75 +168,80 @@ def problem_catalogue() -> list[dict[str, Any]]:
     return sorted(entries.values(), key=lambda e: e["code"])
 
 
-@blp.route("/games")
-class Games(MethodView):
-    @blp.response(200, GameCatalogueSchema)
-    def get(self) -> Any:
-        """List the games this service hosts."""
-        return json_response({"games": [_summary(api) for api in _registry().values()]})
+def make_catalogue(apis: Mapping[str, GameApi]) -> Blueprint:
+    blp = Blueprint("catalogue", __name__, url_prefix="/v1", description="Games and problems.")
+
+    @blp.route("/games")
+    class Games(MethodView):
+        @blp.response(200, GameCatalogueSchema, headers=CACHED)
+        @operation(blp, "listGames", security=PUBLIC)
+        def get(self) -> Any:
+            """List the games this service hosts, with links to their endpoints."""
+            body = {"version": version(), "games": [summary(api) for api in apis.values()]}
+            return cacheable(json_response(body), request)
+
+    for api in apis.values():
+        _detail_route(blp, api)
+        for name, schema in api.resources.items():
+            _resource_route(blp, api, name, schema)
+
+    @blp.route("/problems")
+    class Problems(MethodView):
+        @blp.response(200, ProblemCatalogueSchema, headers=CACHED)
+        @operation(blp, "listProblems", security=PUBLIC)
+        def get(self) -> Any:
+            """Every problem `code` the service may return, with its HTTP status."""
+            return cacheable(json_response({"problems": problem_catalogue(apis)}), request)
+
+    @blp.route("/problems/<code>")
+    class ProblemType(MethodView):
+        @blp.response(200, ProblemKindSchema, headers=CACHED)
+        @operation(blp, "getProblem", {404: ["not_found"]}, security=PUBLIC)
+        def get(self, code: str) -> Any:
+            """The description of one problem type (the `type` URI of a problem)."""
+            for entry in problem_catalogue(apis):
+                if entry["code"] == code:
+                    return cacheable(json_response(entry), request)
+            raise Problem("not_found", f"There is no problem type {code!r}; see /v1/problems.")
+
+    return blp
 
 
-@blp.route("/games/<slug>")
-class GameDetail(MethodView):
-    @blp.response(200, GameDetailSchema)
-    @problems(blp, {404: ["unknown_game"]})
-    def get(self, slug: str) -> Any:
-        """A game's metadata: options, player-count table, deck, rule codes, rules text."""
-        api = _registry().get(slug)
-        if api is None:
-            raise Problem(
-                "unknown_game",
-                f"No game is called {slug!r}; see /v1/games for the list.",
-            )
-        info = api.game.info
-        deck = getattr(api.game, "deck", list)()
-        return json_response(
-            {
-                **_summary(api),
-                "seed_file": info.seed_file,
-                "options": [
-                    {
-                        "name": o.name,
-                        "kind": o.kind,
-                        "default": o.default,
-                        "description": o.description,
-                        "choices": list(o.choices),
-                    }
-                    for o in info.options
-                ],
-                "bots": list(info.bots),
-                "player_counts": {str(k): dict(v) for k, v in info.player_counts.items()},
-                "codes": {**CORE_CODES, **info.codes},
-                "deck": deck,
-                "rules_document": _read(ROOT / "docs" / "rules" / f"{info.slug}.md"),
-                "seed_text": _read(ROOT / "docs" / "seeds" / info.seed_file),
-            }
-        )
+def _detail_route(blp: Blueprint, api: GameApi) -> None:
+    name = pascal(api.slug)
+    schema = game_detail_schema(f"{name}GameDetail", api.card)
+
+    class GameDetail(MethodView):
+        @blp.response(200, schema, headers=CACHED)
+        @operation(blp, f"get{name}Game", security=PUBLIC)
+        def get(self) -> Any:
+            return cacheable(json_response(detail(api)), request)
+
+    GameDetail.get.__doc__ = (
+        f"{api.game.info.title}: options, player-count table, every card, rule codes, "
+        "the rules interpretation and the seed text."
+    )
+    blp.route(f"/games/{api.slug}", endpoint=f"game-{api.slug}")(GameDetail)
 
 
-@blp.route("/problems")
-class Problems(MethodView):
-    @blp.response(200, ProblemCatalogueSchema)
-    def get(self) -> Any:
-        """Every problem `code` the service may return, with its HTTP status."""
-        return json_response({"problems": problem_catalogue()})
+def _resource_route(blp: Blueprint, api: GameApi, name: str, schema: Any) -> None:
+    producer = api.game.resources[name]
+    op = f"get{pascal(api.slug)}{pascal(name)}"
 
+    class Resource(MethodView):
+        @blp.response(200, schema, headers=CACHED)
+        @operation(blp, op, security=PUBLIC)
+        def get(self) -> Any:
+            return cacheable(json_response(producer()), request)
 
-@blp.route("/problems/<code>")
-class ProblemType(MethodView):
-    @blp.response(200, ProblemKindSchema)
-    @problems(blp, {404: ["not_found"]})
-    def get(self, code: str) -> Any:
-        """The description of one problem type (the `type` URI of a problem)."""
-        for entry in problem_catalogue():
-            if entry["code"] == code:
-                return json_response(entry)
-        raise Problem("not_found", f"There is no problem type {code!r}; see /v1/problems.")
+    Resource.get.__doc__ = (schema.__doc__ or f"The {name} of {api.game.info.title}.").strip()
+    blp.route(f"/games/{api.slug}/{name}", endpoint=f"game-{api.slug}-{name}")(Resource)
 
 
 @health.route("/healthz")
 class Healthz(MethodView):
     @health.response(200, HealthSchema)
+    @operation(health, "getHealth", security=PUBLIC)
     def get(self) -> Any:
         """The process is up."""
         return json_response({"status": "ok"})
@@ -198,18 +250,19 @@ class Healthz(MethodView):
 @health.route("/readyz")
 class Readyz(MethodView):
     @health.response(200, HealthSchema)
+    @operation(health, "getReadiness", security=PUBLIC)
     def get(self) -> Any:
         """Ready to serve; reports Redis.
 
-        Redis is needed by Polymer only, so an unreachable Redis makes the status
-        `degraded` (still 200: every other game keeps working on this instance).
+        Redis holds hosted sessions (every game) and Polymer, so an unreachable Redis
+        makes the status `degraded` (still 200: stateless play keeps working on this
+        instance).
         """
         store = current_app.extensions.get("chemgames.store")
         checks: dict[str, Any] = {"games": sorted(_registry())}
         if store is None:
-            ok, detail = False, "REDIS_URL is not set: Polymer is unavailable"
+            ok, detail_ = False, "REDIS_URL is not set: hosted sessions and Polymer are off"
         else:
-            ok, detail = store.ping()
-        checks["redis"] = {"ok": ok, "detail": detail, "needed_by": ["polymer"]}
-        body = {"status": "ok" if ok else "degraded", "checks": checks}
-        return json_response(body)
+            ok, detail_ = store.ping()
+        checks["redis"] = {"ok": ok, "detail": detail_, "needed_by": ["sessions", "polymer"]}
+        return json_response({"status": "ok" if ok else "degraded", "checks": checks})

@@ -1,6 +1,6 @@
-"""The path of a request through the rules: token -> seat check -> rules -> view -> token.
+"""The path of a request through the rules: token -> credential -> rules -> bots -> view.
 
-Blueprints stay thin; every game endpoint calls these functions.
+Blueprints stay thin; every game endpoint, stateless or hosted, calls these functions.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import marshmallow as ma
 from flask import current_app
@@ -18,36 +18,92 @@ from rules.core import Event, Game, Move
 from .problems import Problem
 from .tokens import Envelope, Sealer
 
+if TYPE_CHECKING:
+    from .sessions.hooks import SessionHooks
+
 
 @dataclass(frozen=True)
 class GameApi:
-    """A registered game plus the schemas that describe it over HTTP."""
+    """A registered game plus the schemas that describe it over HTTP.
+
+    ``card`` documents one item of the game's deck (``GET /v1/games/<slug>``);
+    ``resources`` the documents in ``game.resources``. ``stateless`` is false for a
+    game that is only offered as a hosted session (Polymer: its clock must be the
+    server's); ``hooks`` adapt the hosted session to such a game.
+    """
 
     game: Game
     options: type[ma.Schema]
     moves: Mapping[str, type[ma.Schema]]
     view: type[ma.Schema]
     scores: type[ma.Schema]
+    card: type[ma.Schema]
     events: Mapping[str, type[ma.Schema]] = field(default_factory=dict)
+    resources: Mapping[str, type[ma.Schema]] = field(default_factory=dict)
     setup_example: Mapping[str, Any] = field(default_factory=dict)
     move_example: Mapping[str, Any] = field(default_factory=dict)
-    # real-time games keep a session in Redis and get their own blueprint
-    sessions: bool = False
+    move_space: str | None = None
+    stateless: bool = True
+    hooks: SessionHooks | None = None
 
     @property
     def slug(self) -> str:
         return self.game.info.slug
+
+    @property
+    def bots_allowed(self) -> bool:
+        """Whether the service may play seats of this game (not in a real-time game)."""
+        return self.stateless
 
 
 def sealer() -> Sealer:
     return current_app.extensions["chemgames.sealer"]  # type: ignore[no-any-return]
 
 
-def new_game(api: GameApi, players: int, options: Mapping[str, Any], seed: int | None) -> Envelope:
+def check_bots(api: GameApi, players: int, bots: Mapping[str, str] | None) -> dict[int, str]:
+    """The seats the service plays, from the setup request's ``bots`` object."""
+    if not bots:
+        return {}
+    if not api.bots_allowed:
+        raise Problem(
+            "bad_bots",
+            f"{api.game.info.title} is played in real time: the service does not play seats "
+            "of it. Use bot-move to let a bot make one move for a seat.",
+        )
+    chosen: dict[int, str] = {}
+    for key, bot in bots.items():
+        seat = int(key) if key.isdigit() else -1
+        if not 0 <= seat < players:
+            raise Problem(
+                "bad_bots",
+                f"bots names seat {key!r}, which is not at this table; seats are numbered "
+                f"0 to {players - 1}.",
+                errors={"bots": {key: ["Not a seat at this table."]}},
+            )
+        if bot not in api.game.info.bots:
+            raise Problem(
+                "bad_bots",
+                f"There is no bot {bot!r} in {api.game.info.title}; choose one of "
+                f"{', '.join(api.game.info.bots)}.",
+                errors={"bots": {key: ["Unknown bot."]}},
+            )
+        chosen[seat] = bot
+    return chosen
+
+
+def new_game(
+    api: GameApi,
+    players: int,
+    options: Mapping[str, Any],
+    seed: int | None,
+    bots: Mapping[str, str] | None = None,
+) -> Envelope:
     game = api.game
     seed = secrets.randbits(63) if seed is None else seed
     state = game.setup(players, options, seed)
-    return Envelope(game.info.slug, game.info.rules_version, secrets.token_hex(12), 0, state)
+    chosen = check_bots(api, int(state["players"]), bots)
+    info = game.info
+    return Envelope(info.slug, info.rules_version, secrets.token_hex(12), 0, state, chosen)
 
 
 def open_token(api: GameApi, token: str) -> Envelope:
@@ -55,8 +111,7 @@ def open_token(api: GameApi, token: str) -> Envelope:
     return sealer().open(token, slug=info.slug, rules_version=info.rules_version)
 
 
-def check_seat(env: Envelope, seat: int, seat_token: object) -> None:
-    players = int(env.state["players"])
+def check_seat_number(players: int, seat: int) -> None:
     if not 0 <= seat < players:
         raise Problem(
             "seat_out_of_range",
@@ -64,12 +119,49 @@ def check_seat(env: Envelope, seat: int, seat_token: object) -> None:
             status=422,
             title="Seat out of range",
         )
-    sealer().check_seat(env.game_id, seat, seat_token)
+
+
+def authorize(env: Envelope, seat: int, credential: str) -> None:
+    """The credential must be ``seat``'s own token or the host's (else 403)."""
+    check_seat_number(int(env.state["players"]), seat)
+    sealer().check_seat(env.game_id, seat, credential)
 
 
 def apply_move(api: GameApi, env: Envelope, seat: int, move: Move) -> tuple[Envelope, list[Event]]:
+    """Apply one move; every event produced is tagged with the seat that acted."""
     state, events = api.game.apply(env.state, seat, move)
-    return replace(env, state=state, version=env.version + 1), events
+    return replace(env, state=state, version=env.version + 1), with_actor(events, seat)
+
+
+def with_actor(events: list[Event], seat: int | None) -> list[Event]:
+    return [{**event, "actor": seat} for event in events]
+
+
+def play_bot(
+    api: GameApi, env: Envelope, seat: int, bot: str
+) -> tuple[Envelope, Move, list[Event]]:
+    """Let ``bot`` choose and make one move for ``seat``."""
+    move, state = api.game.bot_move(env.state, seat, bot)
+    env, events = apply_move(api, replace(env, state=state), seat, move)
+    return env, move, events
+
+
+def play_bots(api: GameApi, env: Envelope) -> tuple[Envelope, list[Event]]:
+    """Play the service's bot seats until a human must act or the game is over.
+
+    Bounded by the game's own end: every game provably ends, and each pass makes one
+    move for a bot seat that is to act.
+    """
+    if not env.bots:
+        return env, []
+    events: list[Event] = []
+    while True:
+        waiting = [s for s in api.game.to_act(env.state) if s in env.bots]
+        if not waiting:
+            return env, events
+        seat = waiting[0]
+        env, _, more = play_bot(api, env, seat, env.bots[seat])
+        events.extend(more)
 
 
 def seal(env: Envelope) -> str:
@@ -79,7 +171,7 @@ def seal(env: Envelope) -> str:
 def seats_block(env: Envelope) -> list[dict[str, Any]]:
     s = sealer()
     return [
-        {"seat": seat, "seat_token": s.seat_token(env.game_id, seat)}
+        {"seat": seat, "seat_token": s.seat_token(env.game_id, seat), "bot": env.bots.get(seat)}
         for seat in range(int(env.state["players"]))
     ]
 
@@ -102,3 +194,7 @@ def events_for(events: list[Event], seat: int | None) -> list[Event]:
 def turn_block(api: GameApi, env: Envelope) -> dict[str, Any]:
     outcome = api.game.outcome(env.state)
     return {"to_act": api.game.to_act(env.state), "outcome": outcome.to_json()}
+
+
+def bots_block(env: Envelope) -> dict[str, str]:
+    return {str(seat): bot for seat, bot in sorted(env.bots.items())}

@@ -7,6 +7,7 @@ carry ``rule`` (the seed sentence) and their details.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +29,19 @@ class ProblemKind:
 # Service-level problems. Rule violations come from each game's declared codes.
 SERVICE_PROBLEMS: Mapping[str, ProblemKind] = {
     "malformed_json": ProblemKind(400, "Malformed JSON", "The request body is not valid JSON."),
+    "json_too_deep": ProblemKind(
+        400, "JSON nested too deeply", "The request body nests arrays or objects too deeply."
+    ),
+    "credentials_missing": ProblemKind(
+        401,
+        "Credentials missing",
+        "Send the seat token (or the host token) as Authorization: Bearer <token>.",
+    ),
+    "bad_bots": ProblemKind(
+        422,
+        "Bad bot seats",
+        "`bots` names a seat that is not at the table or a bot this game does not have.",
+    ),
     "http_error": ProblemKind(
         400, "HTTP error", "An HTTP-level error no other code covers; `status` tells which."
     ),
@@ -72,7 +86,7 @@ SERVICE_PROBLEMS: Mapping[str, ProblemKind] = {
         409, "Stale state version", "Another move was applied first; resync and retry."
     ),
     "session_not_found": ProblemKind(
-        404, "Session not found", "No live Polymer session with this id (it may have expired)."
+        404, "Session not found", "No live session of this game has this id (it may have expired)."
     ),
     "timer_expired": ProblemKind(409, "Time is up", "The game timer has reached zero."),
     "idempotency_key_reused": ProblemKind(
@@ -127,11 +141,12 @@ class Problem(Exception):
         return body
 
     def response(self, instance: str | None = None) -> Response:
-        resp = Response(
-            orjson.dumps(self.body(instance), option=orjson.OPT_NON_STR_KEYS),
-            status=self.status,
-            mimetype=PROBLEM_JSON,
-        )
+        body = self.body(instance)
+        try:
+            data = orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS)
+        except TypeError:  # a client's integer beyond 64 bits, quoted back in a detail
+            data = json.dumps(body, default=str).encode()
+        resp = Response(data, status=self.status, mimetype=PROBLEM_JSON)
         for name, value in self.headers.items():
             resp.headers[name] = value
         return resp

@@ -17,7 +17,8 @@ import base64
 import hashlib
 import hmac
 import zlib
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -25,19 +26,22 @@ from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 
 from .problems import Problem
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+READABLE_FORMATS = (1, 2)  # format 1 (before bot seats) opens as a game without bots
 HOST = "host"
 
 
 @dataclass(frozen=True)
 class Envelope:
-    """What a state token carries besides the rules state."""
+    """What a state token carries besides the rules state: the game it belongs to,
+    its version (moves applied so far) and the seats the service plays (``bots``)."""
 
     slug: str
     rules_version: int
     game_id: str
     version: int
     state: dict[str, Any]
+    bots: Mapping[int, str] = field(default_factory=dict)
 
 
 class Sealer:
@@ -62,6 +66,7 @@ class Sealer:
                 "id": env.game_id,
                 "v": env.version,
                 "s": env.state,
+                "b": sorted([seat, bot] for seat, bot in env.bots.items()),
             }
         )
         return self._fernet.encrypt(zlib.compress(payload, 1)).decode("ascii")
@@ -82,7 +87,7 @@ class Sealer:
                 "This state token cannot be opened: it was changed, cut short, or sealed "
                 "by another service. Send the latest token this service returned.",
             ) from None
-        if not isinstance(data, dict) or data.get("f") != FORMAT_VERSION:
+        if not isinstance(data, dict) or data.get("f") not in READABLE_FORMATS:
             found = data.get("f") if isinstance(data, dict) else None
             raise Problem(
                 "token_version_unsupported",
@@ -102,7 +107,8 @@ class Sealer:
                 f"This state token was written by rules version {data.get('r')!r} of {slug}; "
                 f"this service runs version {rules_version}. Start a new game.",
             )
-        return Envelope(slug, rules_version, data["id"], data["v"], data["s"])
+        bots = {int(seat): str(bot) for seat, bot in data.get("b", [])}
+        return Envelope(slug, rules_version, data["id"], data["v"], data["s"], bots)
 
     # seat tokens ------------------------------------------------------------------
     def _mac(self, key: bytes, game_id: str, who: str) -> str:
@@ -124,14 +130,18 @@ class Sealer:
             for k in self._seat_keys
         )
 
+    def is_host(self, game_id: str, token: object) -> bool:
+        return self._matches(game_id, HOST, token)
+
     def check_seat(self, game_id: str, seat: int, token: object) -> None:
         """Accept the seat's own token (or the host token); else 403."""
         if self._matches(game_id, str(seat), token) or self._matches(game_id, HOST, token):
             return
         raise Problem(
             "seat_token_invalid",
-            f"This seat token does not belong to seat {seat} of this game. "
-            "Use the seat token you were given at setup for your own seat.",
+            f"This credential does not belong to seat {seat} of this game. Send the seat "
+            "token you were given at setup for your own seat (or the host token) as "
+            "Authorization: Bearer <token>.",
             seat=seat,
         )
 
@@ -139,5 +149,6 @@ class Sealer:
         if not self._matches(game_id, HOST, token):
             raise Problem(
                 "host_token_invalid",
-                "Only the host may do this: send the host_token returned by setup.",
+                "Only the host may do this: send the host_token returned by setup as "
+                "Authorization: Bearer <host_token>.",
             )

@@ -58,8 +58,13 @@ def client(app: Flask) -> Iterator[FlaskClient]:
         yield c
 
 
+def auth(token: str) -> dict[str, str]:
+    """The header that carries a seat or host token."""
+    return {"Authorization": f"Bearer {token}"}
+
+
 class Table:
-    """A game played over HTTP through the test client."""
+    """A game played over HTTP through the test client (stateless: the token travels)."""
 
     def __init__(self, client: FlaskClient, slug: str, setup: dict[str, Any]) -> None:
         self.client = client
@@ -72,14 +77,12 @@ class Table:
         self.host_token: str = self.setup["host_token"]
         self.last: dict[str, Any] = self.setup
 
-    def post(self, path: str, body: dict[str, Any]) -> Any:
-        return self.client.post(f"/v1/{self.slug}/{path}", json=body)
+    def post(self, path: str, body: dict[str, Any], seat: int | None = None) -> Any:
+        headers = auth(self.seat_tokens[seat]) if seat is not None else {}
+        return self.client.post(f"/v1/{self.slug}/{path}", json=body, headers=headers)
 
     def move(self, seat: int, move: dict[str, Any], *, expect: int = 200) -> dict[str, Any]:
-        resp = self.post(
-            "moves",
-            {"token": self.token, "seat": seat, "seat_token": self.seat_tokens[seat], "move": move},
-        )
+        resp = self.post("moves", {"token": self.token, "seat": seat, "move": move}, seat)
         assert resp.status_code == expect, resp.get_json()
         body: dict[str, Any] = resp.get_json()
         if expect == 200:
@@ -90,21 +93,28 @@ class Table:
     def view(self, seat: int | None = None) -> dict[str, Any]:
         body: dict[str, Any] = {"token": self.token}
         if seat is not None:
-            body.update(seat=seat, seat_token=self.seat_tokens[seat])
-        resp = self.post("view", body)
+            body["seat"] = seat
+        resp = self.post("view", body, seat)
         assert resp.status_code == 200, resp.get_json()
         return resp.get_json()  # type: ignore[no-any-return]
 
+    def legal(self, seat: int) -> list[dict[str, Any]]:
+        resp = self.post("legal-moves", {"token": self.token, "seat": seat}, seat)
+        assert resp.status_code == 200, resp.get_json()
+        return resp.get_json()["moves"]  # type: ignore[no-any-return]
+
     def bot(self, seat: int, bot: str = "random") -> dict[str, Any]:
-        resp = self.post(
-            "bot-move",
-            {"token": self.token, "seat": seat, "seat_token": self.seat_tokens[seat], "bot": bot},
-        )
+        resp = self.post("bot-move", {"token": self.token, "seat": seat, "bot": bot}, seat)
         assert resp.status_code == 200, resp.get_json()
         body: dict[str, Any] = resp.get_json()
         self.token = body["token"]
         self.last = body
         return body
+
+    def scores(self) -> dict[str, Any]:
+        resp = self.post("scores", {"token": self.token})
+        assert resp.status_code == 200, resp.get_json()
+        return resp.get_json()  # type: ignore[no-any-return]
 
 
 @pytest.fixture()

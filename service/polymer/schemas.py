@@ -6,14 +6,9 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from ..schemas.common import (
-    MoveField,
-    OptionsField,
-    OutcomeSchema,
-    SeatTokenSchema,
     StrictSchema,
     move_type,
     seat_field,
-    seat_token_field,
 )
 
 
@@ -276,23 +271,6 @@ class PoPublicLoanSchema(ma.Schema):
     called = fields.Boolean(required=True)
 
 
-class PoSessionSchema(ma.Schema):
-    """A session's shared facts (kept in Redis) and the caller's view."""
-
-    session_id = fields.String(required=True)
-    version = fields.Integer(required=True, metadata={"description": "Send it with a move."})
-    token = fields.String(required=True, metadata={"description": "Latest sealed state."})
-    phase = fields.String(required=True, validate=validate.OneOf(["waiting", "trading", "ended"]))
-    deadline_ms = fields.Integer(allow_none=True, required=True)
-    deadline_at = fields.String(allow_none=True, required=True, metadata={"format": "date-time"})
-    server_now_ms = fields.Integer(required=True, metadata={"description": "Server clock."})
-    server_now = fields.String(required=True, metadata={"format": "date-time"})
-    loans = fields.List(fields.Nested(PoPublicLoanSchema), required=True)
-    to_act = fields.List(fields.Integer(), required=True)
-    outcome = fields.Nested(OutcomeSchema, required=True)
-    view = fields.Nested(PoViewSchema, required=True)
-
-
 # -- events ---------------------------------------------------------------------------
 def _event(name: str, **extra: fields.Field) -> type[ma.Schema]:
     return ma.Schema.from_dict(
@@ -383,77 +361,8 @@ EVENTS = {
 
 
 # -- requests and responses -----------------------------------------------------------------
-class PoSetupRequestSchema(StrictSchema):
-    players = fields.Integer(
-        required=True,
-        strict=True,
-        metadata={"description": "Seats in the circle.", "minimum": 5, "maximum": 15, "example": 5},
-    )
-    options = OptionsField(PoOptionsSchema, load_default=dict)
-    seed = fields.Integer(
-        strict=True,
-        load_default=None,
-        allow_none=True,
-        validate=validate.Range(min=0, max=2**63 - 1),
-        metadata={"description": "Fixes the shuffle (lessons, tests)."},
-    )
-
-
-class PoSetupResponseSchema(PoSessionSchema):
-    seats = fields.List(fields.Nested(SeatTokenSchema), required=True)
-    host_token = fields.String(required=True, metadata={"description": "Starts the timer."})
-    events = fields.List(fields.Dict(), required=True)
-
-
-class PoMoveRequestSchema(StrictSchema):
-    seat = seat_field()
-    seat_token = seat_token_field()
-    version = fields.Integer(
-        required=True,
-        strict=True,
-        metadata={"description": "The version your move was decided on (compare-and-set)."},
-    )
-    move = MoveField(MOVES, required=True)
-
-
-class PoBotRequestSchema(StrictSchema):
-    seat = seat_field()
-    seat_token = seat_token_field()
-    version = fields.Integer(required=True, strict=True)
-    bot = fields.String(
-        load_default="trading", validate=validate.OneOf(["random", "greedy", "trading"])
-    )
-
-
-class PoMoveResponseSchema(PoSessionSchema):
-    seat = fields.Integer(required=True)
-    move = MoveField(MOVES, required=True)
-    events = fields.List(MoveField(EVENTS), required=True)
-
-
-class PoSeatRequestSchema(StrictSchema):
-    seat = seat_field()
-    seat_token = seat_token_field()
-
-
-class PoStartRequestSchema(StrictSchema):
-    host_token = fields.String(required=True, validate=validate.Length(min=1, max=200))
-
-
-class PoStartResponseSchema(PoSessionSchema):
-    events = fields.List(MoveField(EVENTS), required=True)
-
-
-class PoLegalMovesResponseSchema(ma.Schema):
-    seat = fields.Integer(required=True)
-    version = fields.Integer(required=True)
-    moves = fields.List(MoveField(MOVES), required=True)
-    move_space = fields.String(required=True)
-
-
 class PoArrangementRequestSchema(StrictSchema):
     seat = seat_field()
-    seat_token = seat_token_field()
     # the shape is checked by the rules (`bad_patterns`), documented here
     patterns = fields.Raw(
         required=True,
@@ -467,6 +376,14 @@ class PoArrangementRequestSchema(StrictSchema):
             "example": [["7S", "8S", "9S"], ["QH", "QD"]],
         },
     )
+
+
+class PoArrangementIdsSchema(ma.Schema):
+    """The shown arrangement as card ids."""
+
+    longest = fields.List(fields.Integer(), required=True)
+    others = fields.List(fields.List(fields.Integer()), required=True)
+    unused = fields.List(fields.Integer(), required=True)
 
 
 class PoScoredArrangementSchema(PoArrangementSchema):
@@ -487,7 +404,7 @@ class PoSeatScoreSchema(ma.Schema):
     top_rank = fields.Integer(required=True)
     rest_value = fields.Integer(required=True)
     arrangement = fields.Nested(PoArrangementSchema, required=True)
-    arrangement_ids = fields.Dict(required=True)
+    arrangement_ids = fields.Nested(PoArrangementIdsSchema, required=True)
     neighbours = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
     neighbour_longest = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
     neighbour_top_ranks = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
@@ -502,10 +419,3 @@ class PoScoresSchema(ma.Schema):
     final = fields.Boolean(required=True)
     seats = fields.List(fields.Nested(PoSeatScoreSchema), required=True)
     places = fields.List(fields.List(fields.Integer()), required=True)
-
-
-class PoScoresResponseSchema(ma.Schema):
-    session_id = fields.String(required=True)
-    version = fields.Integer(required=True)
-    scores = fields.Nested(PoScoresSchema, required=True)
-    outcome = fields.Nested(OutcomeSchema, required=True)

@@ -42,8 +42,31 @@ class ProblemSchema(ma.Schema):
     )
     instance = fields.String(metadata={"description": "The request path."})
     rule = fields.String(metadata={"description": "The seed sentence a rule violation rests on."})
-    details = fields.Dict(metadata={"description": "Facts about a rule violation."})
-    errors = fields.Raw(metadata={"description": "Per-field schema errors (invalid_request)."})
+    details = fields.Dict(
+        keys=fields.String(),
+        values=fields.Raw(
+            metadata={
+                "description": "A fact: a seat, a card, a count, a name, or a list of them.",
+                "oneOf": [
+                    {"type": "null"},
+                    {"type": "boolean"},
+                    {"type": "integer"},
+                    {"type": "number"},
+                    {"type": "string"},
+                    {"type": "array", "items": {"type": "integer"}},
+                    {"type": "array", "items": {"type": "string"}},
+                ],
+            }
+        ),
+        metadata={"description": "Facts about a rule violation (which seat, card, loan...)."},
+    )
+    errors = fields.Raw(
+        metadata={
+            "description": "invalid_request and bad_move: for each bad field, its messages "
+            "(nested fields nest; list items are keyed by their index).",
+            "allOf": [{"$ref": "#/components/schemas/FieldErrors"}],
+        }
+    )
     request_id = fields.String(metadata={"description": "Request id of an internal error."})
     current_version = fields.Integer(
         metadata={"description": "stale_version: the version to resync to."}
@@ -53,6 +76,19 @@ class ProblemSchema(ma.Schema):
     known = fields.List(fields.String(), metadata={"description": "unknown_move: the moves."})
     token_game = fields.String(metadata={"description": "token_wrong_game: its game."})
     seat = fields.Integer(metadata={"description": "seat_token_invalid: the seat asked for."})
+
+
+FIELD_ERRORS = {
+    "type": "object",
+    "description": "Messages per field name: a list of messages, or the errors of a nested "
+    "object or list (items keyed by index).",
+    "additionalProperties": {
+        "anyOf": [
+            {"type": "array", "items": {"type": "string"}},
+            {"$ref": "#/components/schemas/FieldErrors"},
+        ]
+    },
+}
 
 
 class MoveField(fields.Field):
@@ -71,10 +107,10 @@ class MoveField(fields.Field):
         if not isinstance(value, dict):
             raise ma.ValidationError("A move is a JSON object with a `type` member.")
         kind = value.get("type")
-        if kind not in self._schemas:
+        if not isinstance(kind, str) or kind not in self._schemas:
             raise Problem(
                 "unknown_move",
-                f"{kind!r} is not a move of this game; use one of: "
+                f"{_quoted(kind)} is not a move of this game; use one of: "
                 f"{', '.join(sorted(self._schemas))}.",
                 status=422,
                 title="Unknown move",
@@ -98,6 +134,11 @@ class MoveField(fields.Field):
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
         return value
+
+
+def _quoted(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 class OptionsField(fields.Nested):
@@ -169,17 +210,48 @@ def seat_field(required: bool = True, *, strict: bool = True) -> fields.Integer:
         required=required,
         strict=strict,
         validate=validate.Range(min=0, max=63),
-        metadata={"description": "Seat number, 0-based, clockwise.", "example": 0},
+        metadata={
+            "description": "Seat number, 0-based, clockwise. The credential in the "
+            "Authorization header must be this seat's token or the host token.",
+            "example": 0,
+        },
     )
 
 
-def seat_token_field(required: bool = True) -> fields.String:
-    return fields.String(
-        required=required,
-        validate=validate.Length(min=1, max=200),
+def version_field() -> fields.Integer:
+    return fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(min=0, max=2**53),
         metadata={
-            "description": "The seat token issued at setup for this seat (or the host token).",
-            "example": "q0Z3v2m8Yb1fYvZ8aB7d2cP4",
+            "description": "The version your move was decided on (compare-and-set): a move "
+            "on an older version is 409 stale_version.",
+            "example": 3,
+        },
+    )
+
+
+def bot_field(bots: tuple[str, ...], default: str) -> fields.String:
+    return fields.String(
+        load_default=default,
+        validate=validate.OneOf(list(bots)),
+        metadata={"description": "Which bot chooses the move.", "example": default},
+    )
+
+
+def bots_field(bots: tuple[str, ...]) -> fields.Dict:
+    return fields.Dict(
+        keys=fields.String(validate=validate.Regexp(r"^[0-9]{1,2}$")),
+        values=fields.String(validate=validate.OneOf(list(bots))),
+        load_default=dict,
+        validate=validate.Length(max=64),
+        metadata={
+            "description": "Seats the service plays (seat number -> bot name). After setup "
+            "and after every human move the service plays these seats until a human must "
+            "act, in the same request, and returns all the events in order, each with its "
+            "`actor`. With every seat a bot the game plays to its end in one request. This is "
+            "how a one-person game is played.",
+            "example": {"1": "greedy"},
         },
     )
 
@@ -198,26 +270,27 @@ class StateRequestSchema(StrictSchema):
 class ViewRequestSchema(StrictSchema):
     token = token_field()
     seat = seat_field(required=False)
-    seat_token = seat_token_field(required=False)
 
 
 class SeatRequestSchema(StrictSchema):
     token = token_field()
     seat = seat_field()
-    seat_token = seat_token_field()
-
-
-class BotRequestSchema(SeatRequestSchema):
-    bot = fields.String(
-        load_default="greedy",
-        validate=validate.OneOf(["random", "greedy"]),
-        metadata={"description": "Which bot chooses the move.", "example": "greedy"},
-    )
 
 
 class SeatTokenSchema(ma.Schema):
     seat = fields.Integer(required=True)
-    seat_token = fields.String(required=True)
+    seat_token = fields.String(
+        required=True,
+        metadata={
+            "description": "This seat's credential: send it as Authorization: Bearer <token>. "
+            "Give each player only their own."
+        },
+    )
+    bot = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The bot the service plays this seat with, or null (human)."},
+    )
 
 
 class OutcomeSchema(ma.Schema):
@@ -242,12 +315,25 @@ class OutcomeSchema(ma.Schema):
     )
 
 
+SCALAR = [{"type": "null"}, {"type": "boolean"}, {"type": "integer"}, {"type": "string"}]
+
+
 class OptionSchema(ma.Schema):
     name = fields.String(required=True)
-    kind = fields.String(required=True)
-    default = fields.Raw(allow_none=True, required=True)
+    kind = fields.String(
+        required=True, metadata={"description": "The JSON shape, e.g. `int | null`."}
+    )
+    default = fields.Raw(
+        allow_none=True,
+        required=True,
+        metadata={"description": "The value used when the option is left out.", "oneOf": SCALAR},
+    )
     description = fields.String(required=True)
-    choices = fields.List(fields.Raw())
+    choices = fields.List(
+        fields.Raw(metadata={"oneOf": SCALAR[1:]}),
+        required=True,
+        metadata={"description": "The allowed values, when they are a short list."},
+    )
 
 
 class GameSummarySchema(ma.Schema):
@@ -261,34 +347,69 @@ class GameSummarySchema(ma.Schema):
     )
     has_chance = fields.Boolean(required=True)
     rules_version = fields.Integer(required=True)
-    links = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
-
-
-class GameCatalogueSchema(ma.Schema):
-    games = fields.List(fields.Nested(GameSummarySchema), required=True)
-
-
-class GameDetailSchema(GameSummarySchema):
-    seed_file = fields.String(required=True)
-    options = fields.List(fields.Nested(OptionSchema), required=True)
-    bots = fields.List(fields.String(), required=True)
-    player_counts = fields.Dict(
-        keys=fields.String(),
-        values=fields.Dict(keys=fields.String(), values=fields.Integer()),
+    modes = fields.List(
+        fields.String(validate=validate.OneOf(["stateless", "session"])),
         required=True,
-        metadata={"description": "Per player count, the deal table (deck size, hand size...)."},
+        metadata={
+            "description": "How it can be played: `stateless` (the client holds the sealed "
+            "token) and/or `session` (the service keeps the game in Redis)."
+        },
     )
-    codes = fields.Dict(
+    links = fields.Dict(
         keys=fields.String(),
         values=fields.String(),
         required=True,
-        metadata={"description": "Rule-violation codes this game may return."},
+        metadata={"description": "Relation name -> URL template of this game's endpoints."},
     )
-    deck = fields.List(fields.Dict(), required=True, metadata={"description": "Every card."})
-    rules_document = fields.String(
-        required=True, metadata={"description": "docs/rules/<slug>.md: the interpretation."}
+
+
+class GameCatalogueSchema(ma.Schema):
+    version = fields.String(
+        required=True, metadata={"description": "The service's version (as in the contract)."}
     )
-    seed_text = fields.String(required=True, metadata={"description": "The seed rules text."})
+    games = fields.List(fields.Nested(GameSummarySchema), required=True)
+
+
+def game_detail_schema(name: str, card: type[ma.Schema]) -> type[ma.Schema]:
+    """``GET /v1/games/<slug>`` for one game: the generic facts and its typed deck."""
+    return GameSummarySchema.from_dict(
+        {
+            "seed_file": fields.String(required=True),
+            "options": fields.List(fields.Nested(OptionSchema), required=True),
+            "bots": fields.List(fields.String(), required=True),
+            "player_counts": fields.Dict(
+                keys=fields.String(),
+                values=fields.Dict(keys=fields.String(), values=fields.Integer()),
+                required=True,
+                metadata={
+                    "description": "Per player count, the deal table (deck size, hand size...)."
+                },
+            ),
+            "codes": fields.Dict(
+                keys=fields.String(),
+                values=fields.String(),
+                required=True,
+                metadata={"description": "Rule-violation codes this game may return."},
+            ),
+            "deck": fields.List(
+                fields.Nested(card), required=True, metadata={"description": "Every card."}
+            ),
+            "resources": fields.Dict(
+                keys=fields.String(),
+                values=fields.String(),
+                required=True,
+                metadata={"description": "Further documents of this game: name -> URL."},
+            ),
+            "rules_document": fields.String(
+                required=True,
+                metadata={"description": "docs/rules/<slug>.md: the interpretation."},
+            ),
+            "seed_text": fields.String(
+                required=True, metadata={"description": "The seed rules text."}
+            ),
+        },
+        name=name,
+    )
 
 
 class ProblemKindSchema(ma.Schema):
@@ -303,9 +424,26 @@ class ProblemCatalogueSchema(ma.Schema):
     problems = fields.List(fields.Nested(ProblemKindSchema), required=True)
 
 
+class RedisCheckSchema(ma.Schema):
+    ok = fields.Boolean(required=True)
+    detail = fields.String(required=True)
+    needed_by = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "What needs Redis: hosted sessions of every game, Polymer."},
+    )
+
+
+class HealthChecksSchema(ma.Schema):
+    games = fields.List(fields.String(), required=True)
+    redis = fields.Nested(RedisCheckSchema, required=True)
+
+
 class HealthSchema(ma.Schema):
-    status = fields.String(required=True, metadata={"example": "ok"})
-    checks = fields.Dict(keys=fields.String(), values=fields.Raw())
+    status = fields.String(
+        required=True, validate=validate.OneOf(["ok", "degraded"]), metadata={"example": "ok"}
+    )
+    checks = fields.Nested(HealthChecksSchema, metadata={"description": "Readiness only."})
 
 
 class GameStartedEventSchema(ma.Schema):

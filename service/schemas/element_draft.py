@@ -56,6 +56,25 @@ class EdDraftMoveSchema(ma.Schema):
     )
 
 
+class EdDeckCardSchema(ma.Schema):
+    """One element card with every fact the scoring uses (from molmass's element table)."""
+
+    z = fields.Integer(required=True, metadata={"description": "Atomic number", "example": 26})
+    symbol = fields.String(required=True, metadata={"example": "Fe"})
+    name = fields.String(required=True, metadata={"example": "Iron"})
+    mass = fields.Float(required=True, metadata={"description": "Standard atomic weight (u)."})
+    mass_is_standard = fields.Boolean(
+        required=True,
+        metadata={"description": "False: no standard weight; the most stable isotope's mass."},
+    )
+    family = fields.String(required=True, metadata={"example": "transition-metal"})
+    family_name = fields.String(required=True, metadata={"example": "Transition metals"})
+    ion_charges = fields.List(
+        fields.Integer(), required=True, metadata={"description": "Signed common ion charges."}
+    )
+    radioactive = fields.Boolean(required=True)
+
+
 class EdCardSchema(ma.Schema):
     z = fields.Integer(required=True, metadata={"description": "Atomic number", "example": 26})
     symbol = fields.String(required=True, metadata={"example": "Fe"})
@@ -220,6 +239,7 @@ API = GameApi(
     moves={"draft": EdDraftMoveSchema},
     view=EdViewSchema,
     scores=EdScoresSchema,
+    card=EdDeckCardSchema,
     events={
         "card_selected": EdCardSelectedEventSchema,
         "cards_revealed": EdCardsRevealedEventSchema,
@@ -232,10 +252,5 @@ API = GameApi(
         "options": {"deal": [[1, 8, 26], [6, 11, 17]], "words": ["bacon", "scone"]},
         "seed": 1,
     },
-    move_example={
-        "token": "gAAAAABn...",
-        "seat": 0,
-        "seat_token": "q0Z3v2m8Yb1fYvZ8aB7d2cP4",
-        "move": {"type": "draft", "card": 26},
-    },
+    move_example={"token": "gAAAAABn...", "seat": 0, "move": {"type": "draft", "card": 26}},
 )

@@ -1,15 +1,21 @@
-"""Polymer sessions in Redis: the one place the service keeps anything.
+"""Sessions in Redis: the one place the service keeps anything.
 
-Per session ``polymer:{id}`` is a hash: the latest sealed token, the state version,
-the deadline (ms since the Unix epoch, by the Redis server's clock, the only clock
-every instance shares), the phase, the open loans and loan calls (public facts, JSON),
-and the player count. ``polymer:{id}:events`` is the pub/sub channel and
-``polymer:{id}:idem:{seat}:{key}`` remembers answered Idempotency-Keys.
+Per session, ``chemgames:{<id>}`` is a hash: the game's slug, the latest sealed
+token, the state version, the player count, the deadline of a game with a clock (ms
+since the Unix epoch by the Redis server's clock, the only clock every instance
+shares; empty for games without one) and the game's public facts (JSON, e.g.
+Polymer's open loans and loan calls). ``chemgames:{<id>}:events`` is the pub/sub
+channel of public events and ``chemgames:{<id>}:idem:<seat>:<credential>:<key>``
+remembers answered Idempotency-Keys, each filed under the credential that sent it.
+The braces are a Redis Cluster hash tag: one session's keys live on one node.
 
 A move commits with one Lua script, atomically: it applies only if the version is
-still the one the move was computed on and, unless it is the time-up transition,
-only if the deadline has not passed by Redis's own clock; then it stores the new
-token, publishes the events and remembers the idempotent response.
+still the one the move was computed on and, unless it is the service's own
+transition (time-up), only if the deadline has not passed by Redis's own clock;
+then it stores the new token, publishes the events and remembers the answer.
+
+>>> SessionStore.key("ab12"), SessionStore.idem_key("ab12", 3, "f00d", "k-1")
+('chemgames:{ab12}', 'chemgames:{ab12}:idem:3:f00d:k-1')
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from typing import Any
 import orjson
 import redis
 
-PREFIX = "polymer:"
+PREFIX = "chemgames:"
 
 _COMMIT = """
 local key = KEYS[1]
@@ -36,11 +42,11 @@ if ARGV[2] == '0' then
   end
 end
 local new = tonumber(current) + 1
-redis.call('HSET', key, 'version', new, 'token', ARGV[3], 'phase', ARGV[4],
-           'deadline_ms', ARGV[5], 'loans', ARGV[6])
-redis.call('EXPIRE', key, tonumber(ARGV[7]))
-if ARGV[8] ~= '' then redis.call('PUBLISH', KEYS[2], ARGV[8]) end
-if KEYS[3] ~= '' then redis.call('SET', KEYS[3], ARGV[9], 'EX', tonumber(ARGV[7])) end
+redis.call('HSET', key, 'version', new, 'token', ARGV[3], 'deadline_ms', ARGV[4],
+           'public', ARGV[5])
+redis.call('EXPIRE', key, tonumber(ARGV[6]))
+if ARGV[7] ~= '' then redis.call('PUBLISH', KEYS[2], ARGV[7]) end
+if KEYS[3] ~= '' then redis.call('SET', KEYS[3], ARGV[8], 'EX', tonumber(ARGV[6])) end
 return {1, new}
 """
 
@@ -48,11 +54,11 @@ return {1, new}
 @dataclass(frozen=True)
 class Session:
     id: str
+    slug: str
     version: int
     token: str
-    phase: str
     deadline_ms: int | None
-    loans: list[dict[str, Any]]
+    public: dict[str, Any]
     players: int
 
 
@@ -80,15 +86,15 @@ class SessionStore:
     # keys ---------------------------------------------------------------------------
     @staticmethod
     def key(session_id: str) -> str:
-        return PREFIX + session_id
+        return f"{PREFIX}{{{session_id}}}"
 
     @staticmethod
     def channel(session_id: str) -> str:
-        return PREFIX + session_id + ":events"
+        return f"{PREFIX}{{{session_id}}}:events"
 
     @staticmethod
-    def idem_key(session_id: str, seat: int, key: str) -> str:
-        return f"{PREFIX}{session_id}:idem:{seat}:{key}"
+    def idem_key(session_id: str, seat: int, credential: str, key: str) -> str:
+        return f"{PREFIX}{{{session_id}}}:idem:{seat}:{credential}:{key}"
 
     # reads --------------------------------------------------------------------------
     def ping(self) -> tuple[bool, str]:
@@ -115,30 +121,42 @@ class SessionStore:
         get = {k.decode(): v.decode() for k, v in raw.items()}
         return Session(
             id=session_id,
+            slug=get["slug"],
             version=int(get["version"]),
             token=get["token"],
-            phase=get["phase"],
             deadline_ms=int(get["deadline_ms"]) if get.get("deadline_ms") else None,
-            loans=orjson.loads(get.get("loans") or "[]"),
+            public=orjson.loads(get.get("public") or "{}"),
             players=int(get["players"]),
         ), now
 
-    def idempotent(self, session_id: str, seat: int, key: str) -> dict[str, Any] | None:
-        raw = self.redis.get(self.idem_key(session_id, seat, key))
+    def idempotent(
+        self, session_id: str, seat: int, credential: str, key: str
+    ) -> dict[str, Any] | None:
+        raw = self.redis.get(self.idem_key(session_id, seat, credential, key))
         return None if raw is None else orjson.loads(raw)  # type: ignore[no-any-return]
 
     # writes -------------------------------------------------------------------------
-    def create(self, session_id: str, token: str, phase: str, players: int) -> None:
+    def create(
+        self,
+        session_id: str,
+        *,
+        slug: str,
+        token: str,
+        version: int,
+        players: int,
+        deadline_ms: int | None,
+        public: dict[str, Any],
+    ) -> None:
         key = self.key(session_id)
         with self.redis.pipeline() as pipe:
             pipe.hset(
                 key,
                 mapping={
-                    "version": 0,
+                    "slug": slug,
+                    "version": version,
                     "token": token,
-                    "phase": phase,
-                    "deadline_ms": "",
-                    "loans": "[]",
+                    "deadline_ms": "" if deadline_ms is None else deadline_ms,
+                    "public": orjson.dumps(public),
                     "players": players,
                 },
             )
@@ -151,27 +169,29 @@ class SessionStore:
         *,
         expected: int,
         token: str,
-        phase: str,
         deadline_ms: int | None,
-        loans: list[dict[str, Any]],
+        public: dict[str, Any],
         message: dict[str, Any] | None,
+        ttl: int | None = None,
         system: bool = False,
-        idem: tuple[int, str, dict[str, Any]] | None = None,
+        idem: tuple[int, str, str, dict[str, Any]] | None = None,
     ) -> Commit:
-        """Store a new state if ``expected`` is still the version (and time is not up)."""
-        idem_key = self.idem_key(session_id, idem[0], idem[1]) if idem else ""
+        """Store a new state if ``expected`` is still the version (and time is not up).
+
+        ``idem`` is ``(seat, credential fingerprint, Idempotency-Key, answer)``.
+        """
+        idem_key = self.idem_key(session_id, idem[0], idem[1], idem[2]) if idem else ""
         status, version = self._commit(
             keys=[self.key(session_id), self.channel(session_id), idem_key],
             args=[
                 expected,
                 "1" if system else "0",
                 token,
-                phase,
                 "" if deadline_ms is None else deadline_ms,
-                orjson.dumps(loans),
-                self.ttl,
+                orjson.dumps(public),
+                ttl or self.ttl,
                 orjson.dumps(message) if message else "",
-                orjson.dumps(idem[2]) if idem else "",
+                orjson.dumps(idem[3]) if idem else "",
             ],
         )
         name = {1: "applied", 0: "stale", 2: "expired", -1: "missing"}[int(status)]

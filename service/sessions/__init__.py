@@ -1,0 +1,1 @@
+"""Hosted sessions: Redis keeps the latest sealed state of a game for every device."""

@@ -1,0 +1,306 @@
+"""A hosted session's request flow, the same for every game.
+
+credential -> session -> seat -> stored answer? -> clock -> version -> rules -> bots
+-> commit. The credential is checked before anything else is looked up, so a stored
+answer is only ever returned to the credential that created it; the compare-and-set
+in Redis makes two concurrent moves on one version impossible, and an old state can
+never come back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+import redis
+from flask import current_app
+
+from rules.core import Event, Move
+
+from ..auth import fingerprint
+from ..play import (
+    GameApi,
+    apply_move,
+    authorize,
+    events_for,
+    new_game,
+    play_bot,
+    play_bots,
+    sealer,
+    with_actor,
+)
+from ..problems import Problem
+from ..tokens import Envelope
+from .store import Commit, Session, SessionStore
+
+RETRY_AFTER_SECONDS = 2
+ENDED_TTL_SECONDS = 3600  # a finished game stays readable (scores) for an hour
+
+
+def store() -> SessionStore:
+    found: SessionStore | None = current_app.extensions.get("chemgames.store")
+    if found is None:
+        raise Problem(
+            "redis_unavailable",
+            "Hosted sessions need Redis and this service has no REDIS_URL configured; "
+            "stateless play keeps working.",
+            headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+        )
+    return found
+
+
+def redis_down(err: redis.RedisError) -> Problem:
+    return Problem(
+        "redis_unavailable",
+        "The session store (Redis) cannot be reached right now; retry in "
+        f"{RETRY_AFTER_SECONDS} seconds. Stateless games are not affected.",
+        headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+    )
+
+
+def iso(ms: int | None) -> str | None:
+    if ms is None:
+        return None
+    return datetime.fromtimestamp(ms / 1000, tz=UTC).isoformat(timespec="milliseconds")
+
+
+@dataclass(frozen=True)
+class Loaded:
+    api: GameApi
+    session: Session
+    env: Envelope
+    now_ms: int
+
+    @property
+    def id(self) -> str:
+        return self.session.id
+
+
+def load(api: GameApi, session_id: str) -> Loaded:
+    """The session (``404 session_not_found`` if it has expired or is another game's)."""
+    session, now_ms = store().load(session_id)
+    if session is None or session.slug != api.slug:
+        raise Problem(
+            "session_not_found",
+            f"There is no {api.game.info.title} session {session_id!r} (it may have "
+            f"expired). Start a new one with POST /v1/{api.slug}/sessions.",
+        )
+    info = api.game.info
+    env = sealer().open(session.token, slug=info.slug, rules_version=info.rules_version)
+    return Loaded(api, session, env, now_ms)
+
+
+def _deadline(api: GameApi, env: Envelope) -> int | None:
+    return api.hooks.deadline(env.state) if api.hooks else None
+
+
+def _message(loaded: Loaded, env: Envelope, events: list[Event]) -> dict[str, Any]:
+    """What the pub/sub channel carries: public facts only (no hidden card)."""
+    api = loaded.api
+    return {
+        "session_id": loaded.id,
+        "version": env.version,
+        "to_act": api.game.to_act(env.state),
+        "finished": api.game.outcome(env.state).finished,
+        **(api.hooks.block(env.state, loaded.now_ms) if api.hooks else {}),
+        "events": events_for(events, None),
+    }
+
+
+def create(api: GameApi, body: Mapping[str, Any]) -> tuple[Loaded, list[Event]]:
+    """Deal a new game, play the bot seats due to act, and store the session."""
+    st = store()
+    env = new_game(api, body["players"], body["options"], body.get("seed"), body.get("bots"))
+    events = with_actor([{"type": "game_started", "players": env.state["players"]}], None)
+    env, more = play_bots(api, env)
+    events += more
+    token = sealer().seal(env)
+    public = api.hooks.public(env.state) if api.hooks else {}
+    st.create(
+        env.game_id,
+        slug=api.slug,
+        token=token,
+        version=env.version,
+        players=int(env.state["players"]),
+        deadline_ms=_deadline(api, env),
+        public=public,
+    )
+    return load(api, env.game_id), events
+
+
+def commit(
+    loaded: Loaded,
+    env: Envelope,
+    events: list[Event],
+    *,
+    system: bool = False,
+    idem: tuple[int, str, str, dict[str, Any]] | None = None,
+    token: str | None = None,
+) -> Commit:
+    """Compare-and-set ``env`` as the version after ``loaded``'s."""
+    api = loaded.api
+    finished = api.game.outcome(env.state).finished
+    return store().commit(
+        loaded.id,
+        expected=loaded.session.version,
+        token=token or sealer().seal(env),
+        deadline_ms=_deadline(api, env),
+        public=api.hooks.public(env.state) if api.hooks else {},
+        message=_message(loaded, env, events),
+        ttl=min(ENDED_TTL_SECONDS, store().ttl) if finished else None,
+        system=system,
+        idem=idem,
+    )
+
+
+def expire_if_due(loaded: Loaded) -> bool:
+    """Apply the game's deadline transition once it has passed (any instance may; the
+    compare-and-set makes it happen once). True when the deadline has passed."""
+    api, current = loaded.api, loaded
+    if api.hooks is None:
+        return False
+    for _ in range(5):
+        deadline = api.hooks.deadline(current.env.state)
+        if deadline is None or current.now_ms < deadline:
+            return False
+        state, events = api.hooks.expire(current.env.state)
+        env = replace(current.env, state=state, version=current.env.version + 1)
+        result = commit(current, env, with_actor(events, None), system=True)
+        if result.status in ("applied", "missing"):
+            return True
+        current = load(api, current.id)
+    return True
+
+
+def fresh(loaded: Loaded) -> Loaded:
+    """``loaded``, or the session reloaded if its deadline transition was just applied."""
+    if loaded.api.hooks is not None and expire_if_due(loaded):
+        reloaded = load(loaded.api, loaded.id)
+        if reloaded.session.version != loaded.session.version:
+            return reloaded
+    return loaded
+
+
+def timer_expired(loaded: Loaded) -> Problem:
+    state = loaded.env.state
+    deadline = loaded.api.hooks.deadline(state) if loaded.api.hooks else None
+    deadline = deadline if deadline is not None else loaded.session.deadline_ms
+    return Problem(
+        "timer_expired",
+        "Time is up: the timer reached zero and play has stopped. See the final scores at "
+        f"GET /v1/{loaded.api.slug}/sessions/{loaded.id}/scores.",
+        deadline_at=iso(deadline),
+        server_now=iso(loaded.now_ms),
+    )
+
+
+def stale(loaded: Loaded, sent: int, current: int) -> Problem:
+    return Problem(
+        "stale_version",
+        f"You sent version {sent} but the game is at version {current}: another move came "
+        f"first. Resync with GET /v1/{loaded.api.slug}/sessions/{loaded.id} and decide again.",
+        current_version=current,
+    )
+
+
+def request_print(body: Mapping[str, Any]) -> str:
+    return hashlib.sha256(orjson.dumps(body, option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
+def session_block(loaded: Loaded, env: Envelope, seat: int | None) -> dict[str, Any]:
+    """What every session response carries: id, version, turn, the game's extras, view."""
+    api = loaded.api
+    return {
+        "session_id": loaded.id,
+        "version": env.version,
+        "to_act": api.game.to_act(env.state),
+        "outcome": api.game.outcome(env.state).to_json(),
+        **(api.hooks.block(env.state, loaded.now_ms) if api.hooks else {}),
+        "view": api.game.view(env.state, seat),
+    }
+
+
+def _replay(cached: dict[str, Any], print_: str) -> dict[str, Any]:
+    if cached.get("fingerprint") != print_:
+        raise Problem(
+            "idempotency_key_reused",
+            "You already used this Idempotency-Key for a different move; use a fresh key for "
+            "each new move (and the same key only to retry the same move).",
+        )
+    return cached["body"]  # type: ignore[no-any-return]
+
+
+def play(
+    api: GameApi,
+    session_id: str,
+    seat: int,
+    version: int,
+    move: Move | None,
+    *,
+    credential: str,
+    idempotency_key: str | None,
+    bot: str | None = None,
+) -> tuple[dict[str, Any], bool]:
+    """Apply one move (``bot`` chooses it when ``move`` is None); returns (body, replayed?)."""
+    st = store()
+    loaded = load(api, session_id)
+    authorize(loaded.env, seat, credential)  # always first: nothing is looked up before
+    who = fingerprint(credential)
+    print_ = request_print({"seat": seat, "version": version, "move": move, "bot": bot})
+
+    def stored() -> dict[str, Any] | None:
+        if not idempotency_key:
+            return None
+        cached = st.idempotent(session_id, seat, who, idempotency_key)
+        return None if cached is None else _replay(cached, print_)
+
+    replay = stored()
+    if replay is not None:
+        return replay, True
+    if expire_if_due(loaded):
+        raise timer_expired(load(api, session_id))
+    if version != loaded.session.version:
+        replay = stored()  # a concurrent twin of this request may have been applied
+        if replay is not None:
+            return replay, True
+        raise stale(loaded, version, loaded.session.version)
+    env = loaded.env
+    if api.hooks:
+        env = replace(env, state=api.hooks.prepare(env.state, loaded.now_ms))
+    if move is None:
+        env, chosen, events = play_bot(api, env, seat, bot or "random")
+        move = chosen
+    else:
+        parsed = api.game.parse_move(api.hooks.stamp(move, loaded.now_ms) if api.hooks else move)
+        env, events = apply_move(api, env, seat, parsed)
+    shown = {k: v for k, v in move.items() if k != "at"}
+    env, more = play_bots(api, env)
+    events += more
+    token = sealer().seal(env)
+    body = {
+        **session_block(loaded, env, seat),
+        "seat": seat,
+        "move": shown,
+        "events": events_for(events, seat),
+    }
+    idem = (
+        (seat, who, idempotency_key, {"fingerprint": print_, "body": body})
+        if idempotency_key
+        else None
+    )
+    result = commit(loaded, env, events, idem=idem, token=token)
+    if result.status == "applied":
+        return body, False
+    if result.status == "missing":
+        raise Problem("session_not_found", f"Session {session_id!r} has expired.")
+    replay = stored()
+    if replay is not None:
+        return replay, True
+    if result.status == "expired":
+        expire_if_due(load(api, session_id))
+        raise timer_expired(load(api, session_id))
+    raise stale(loaded, version, result.version)
