@@ -39,9 +39,17 @@ def problem_for_http(error: HTTPException) -> Problem:
         )
     if status == 422 and messages is not None:
         errors = messages.get("json", messages) if isinstance(messages, dict) else messages
+        hint = ""
+        if isinstance(errors, dict) and {"seat_token", "host_token"} & set(errors):
+            hint = (
+                " Seat and host tokens are credentials: send them in the header "
+                "Authorization: Bearer <token>, not in the body."
+            )
         return Problem(
             "invalid_request",
-            "Some fields of the request are missing or have the wrong type: " + _summarise(errors),
+            "Some fields of the request are missing or have the wrong type: "
+            + _summarise(errors)
+            + hint,
             errors=errors,
         )
     if status == 404:
@@ -77,7 +85,7 @@ def _unknown_game() -> Problem | None:
     from flask import current_app
 
     parts = request.path.strip("/").split("/")
-    if len(parts) < 2 or parts[0] != "v1":
+    if len(parts) < 3 or parts[0] != "v1":
         return None
     slug = parts[2] if parts[1] == "games" and len(parts) > 2 else parts[1]
     if slug in ("games", "problems") or slug in current_app.extensions["chemgames.games"]:

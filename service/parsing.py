@@ -76,7 +76,11 @@ class JsonParser(FlaskParser):
     def load_json(self, req: Request, schema: ma.Schema) -> Any:
         if not req.is_json:
             return core.missing
-        data = req.get_data(cache=True)  # over the size limit: 413, chunked or not
+        data = req.get_data(cache=True)  # over the size limit: 413 when the length is sent
+        limit = req.max_content_length
+        if limit is not None and len(data) >= limit:
+            # a chunked body is cut at the limit: reading on raises 413 if there is more
+            req.stream.read(1)
         if not data:
             return core.missing
         return parse_json_body(data)

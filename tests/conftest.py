@@ -10,9 +10,18 @@ import pytest
 from cryptography.fernet import Fernet
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import settings
 
 from service import create_app
 from service.config import Settings
+
+# CI runs are reproducible: derandomised (a fixed seed per test) and no example
+# database; on a developer's machine hypothesis explores anew each run.
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+settings.register_profile("dev", print_blob=True)
+settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
+)
 
 KEY_A = Fernet.generate_key().decode()
 KEY_B = Fernet.generate_key().decode()

@@ -13,7 +13,7 @@ from werkzeug.exceptions import ImATeapot
 from service import create_app
 from service.problems import PROBLEM_JSON
 
-from .conftest import KEY_A, KEY_B, make_settings
+from .conftest import KEY_A, KEY_B, auth, make_settings
 
 ED = "/v1/element-draft"
 
@@ -25,27 +25,34 @@ def _setup(client: FlaskClient, players: int = 2, **kw: Any) -> dict[str, Any]:
 
 
 def _seat_body(setup: dict[str, Any], seat: int = 0, **kw: Any) -> dict[str, Any]:
-    return {
-        "token": setup["token"],
-        "seat": seat,
-        "seat_token": setup["seats"][seat]["seat_token"],
-        **kw,
-    }
+    return {"token": setup["token"], "seat": seat, **kw}
+
+
+def _as(
+    c: FlaskClient,
+    path: str,
+    setup: dict[str, Any],
+    seat: int = 0,
+    *,
+    who: int | None = None,
+    **kw: Any,
+) -> Any:
+    """POST as ``seat`` with the credential of seat ``who`` (default: the seat itself)."""
+    token = setup["seats"][seat if who is None else who]["seat_token"]
+    return c.post(path, json=_seat_body(setup, seat, **kw), headers=auth(token))
 
 
 def _hand(client: FlaskClient, setup: dict[str, Any], seat: int = 0) -> list[int]:
-    body = _seat_body(setup, seat)
-    view = client.post(f"{ED}/view", json=body).get_json()
+    view = _as(client, f"{ED}/view", setup, seat).get_json()
     return [c["z"] for c in view["view"]["you"]["hand"]]
 
 
 def _finished_token(client: FlaskClient) -> dict[str, Any]:
     setup = _setup(client, options={"deal": [[1], [2]]})
-    token = setup["token"]
     for seat, z in ((0, 1), (1, 2)):
-        body = {**_seat_body(setup, seat), "token": token, "move": {"type": "draft", "card": z}}
-        token = client.post(f"{ED}/moves", json=body).get_json()["token"]
-    return {**setup, "token": token}
+        resp = _as(client, f"{ED}/moves", setup, seat, move={"type": "draft", "card": z})
+        setup = {**setup, "token": resp.get_json()["token"]}
+    return setup
 
 
 def t_malformed_json(c: FlaskClient) -> Any:
@@ -73,6 +80,10 @@ def t_not_found(c: FlaskClient) -> Any:
 
 
 def t_unknown_game(c: FlaskClient) -> Any:
+    assert c.post("/v1/no-such-game/setup", json={"players": 2}).status_code == 404
+    assert c.post("/v1/no-such-game/setup", json={"players": 2}).get_json()["code"] == (
+        "unknown_game"
+    )
     return c.get("/v1/games/no-such-game")
 
 
@@ -100,7 +111,20 @@ def t_token_version_unsupported(c: FlaskClient) -> Any:
 
 def t_seat_token_invalid(c: FlaskClient) -> Any:
     setup = _setup(c)
-    return c.post(f"{ED}/view", json={**_seat_body(setup, 0), "seat": 1})
+    return _as(c, f"{ED}/view", setup, 1, who=0)
+
+
+def t_credentials_missing(c: FlaskClient) -> Any:
+    setup = _setup(c)
+    return c.post(f"{ED}/moves", json=_seat_body(setup, move={"type": "draft", "card": 1}))
+
+
+def t_json_too_deep(c: FlaskClient) -> Any:
+    return c.post(f"{ED}/setup", data="[" * 1000 + "]" * 1000, content_type="application/json")
+
+
+def t_bad_bots(c: FlaskClient) -> Any:
+    return c.post(f"{ED}/setup", json={"players": 2, "bots": {"2": "greedy"}})
 
 
 def t_internal_error(c: FlaskClient) -> Any:
@@ -151,45 +175,45 @@ def t_bad_deal(c: FlaskClient) -> Any:
 
 def t_seat_out_of_range(c: FlaskClient) -> Any:
     setup = _setup(c)
-    return c.post(f"{ED}/view", json={**_seat_body(setup, 0), "seat": 7})
+    return _as(c, f"{ED}/view", setup, 7, who=0)
 
 
 def t_unknown_move(c: FlaskClient) -> Any:
     setup = _setup(c)
-    return c.post(f"{ED}/moves", json=_seat_body(setup, move={"type": "steal", "card": 1}))
+    return _as(c, f"{ED}/moves", setup, move={"type": "steal", "card": 1})
 
 
 def t_bad_move(c: FlaskClient) -> Any:
     setup = _setup(c)
-    return c.post(f"{ED}/moves", json=_seat_body(setup, move={"type": "draft", "card": "Fe"}))
+    return _as(c, f"{ED}/moves", setup, move={"type": "draft", "card": "Fe"})
 
 
 def t_not_in_hand(c: FlaskClient) -> Any:
     setup = _setup(c)
     mine = set(_hand(c, setup))
     other = next(z for z in range(1, 37) if z not in mine)
-    return c.post(f"{ED}/moves", json=_seat_body(setup, move={"type": "draft", "card": other}))
+    return _as(c, f"{ED}/moves", setup, move={"type": "draft", "card": other})
 
 
 def t_already_selected(c: FlaskClient) -> Any:
     setup = _setup(c)
     a, b = _hand(c, setup)[:2]
-    token = c.post(f"{ED}/moves", json=_seat_body(setup, move={"type": "draft", "card": a}))
+    token = _as(c, f"{ED}/moves", setup, move={"type": "draft", "card": a})
     setup = {**setup, "token": token.get_json()["token"]}
-    return c.post(f"{ED}/moves", json=_seat_body(setup, move={"type": "draft", "card": b}))
+    return _as(c, f"{ED}/moves", setup, move={"type": "draft", "card": b})
 
 
 def t_game_over(c: FlaskClient) -> Any:
     done = _finished_token(c)
-    return c.post(f"{ED}/moves", json=_seat_body(done, move={"type": "draft", "card": 1}))
+    return _as(c, f"{ED}/moves", done, move={"type": "draft", "card": 1})
 
 
 def t_already_selected_bot(c: FlaskClient) -> Any:
     setup = _setup(c)
     a = _hand(c, setup)[0]
-    token = c.post(f"{ED}/moves", json=_seat_body(setup, move={"type": "draft", "card": a}))
+    token = _as(c, f"{ED}/moves", setup, move={"type": "draft", "card": a})
     setup = {**setup, "token": token.get_json()["token"]}
-    return c.post(f"{ED}/bot-move", json=_seat_body(setup, bot="random"))
+    return _as(c, f"{ED}/bot-move", setup, bot="random")
 
 
 TRIGGERS: dict[str, tuple[int, Callable[[FlaskClient], Any]]] = {
@@ -204,6 +228,9 @@ TRIGGERS: dict[str, tuple[int, Callable[[FlaskClient], Any]]] = {
     "token_wrong_game": (400, t_token_wrong_game),
     "token_version_unsupported": (400, t_token_version_unsupported),
     "seat_token_invalid": (403, t_seat_token_invalid),
+    "credentials_missing": (401, t_credentials_missing),
+    "json_too_deep": (400, t_json_too_deep),
+    "bad_bots": (422, t_bad_bots),
     "internal_error": (500, t_internal_error),
     "http_error": (418, t_http_error),
     "bad_players": (422, t_bad_players),
@@ -315,5 +342,5 @@ def test_a_bot_cannot_move_for_a_seat_that_has_selected(client: FlaskClient) -> 
 
 def test_a_bot_cannot_move_after_the_end(client: FlaskClient) -> None:
     done = _finished_token(client)
-    body = client.post(f"{ED}/bot-move", json=_seat_body(done, bot="greedy")).get_json()
+    body = _as(client, f"{ED}/bot-move", done, bot="greedy").get_json()
     assert body["code"] == "game_over"

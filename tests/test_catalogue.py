@@ -9,7 +9,11 @@ def test_games_are_listed_with_their_links(client: FlaskClient) -> None:
     games = {g["slug"]: g for g in client.get("/v1/games").get_json()["games"]}
     assert set(games) == {"element-draft", "polymer"}
     assert games["element-draft"]["links"]["moves"] == "/v1/element-draft/moves"
-    assert games["polymer"]["links"]["moves"] == "/v1/polymer/sessions/{session_id}/moves"
+    assert games["polymer"]["links"]["session_moves"] == ("/v1/polymer/sessions/{session_id}/moves")
+    assert "moves" not in games["polymer"]["links"], "Polymer is only played as a session"
+    assert games["polymer"]["modes"] == ["session"]
+    assert games["element-draft"]["modes"] == ["stateless", "session"]
+    assert games["element-draft"]["links"]["create_session"] == "/v1/element-draft/sessions"
     assert games["polymer"]["dynamics"] == "real-time"
 
 

@@ -1,4 +1,11 @@
-"""Never a 500: arbitrary JSON at every endpoint, and arbitrary moves with valid seats."""
+"""Never a 500: arbitrary JSON in every field of every request the contract documents.
+
+The request schemas are read from the OpenAPI document itself, so a new endpoint or
+field is fuzzed without editing this file. Each example starts from a valid request
+(a real token, seat credential, session and legal move) and replaces one field, or
+one field of the move, with an arbitrary JSON value: nulls, booleans, huge integers,
+floats, strings, and arrays and objects nested up to 1,100 levels.
+"""
 
 from __future__ import annotations
 
@@ -10,25 +17,36 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rules.registry import GAMES
+from service.openapi_export import generate
 from service.problems import PROBLEM_JSON
 
-json_values = st.recursive(
+from .conftest import auth
+
+scalars = (
     st.none()
     | st.booleans()
     | st.integers(-(2**70), 2**70)
+    | st.sampled_from([2**63, 2**64, -(2**63) - 1, 10**30, 0, -1, 63, 64])
     | st.floats(allow_nan=False)
-    | st.text(max_size=12),
+    | st.text(max_size=12)
+)
+json_values = st.recursive(
+    scalars,
     lambda inner: (
         st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
     ),
     max_leaves=12,
 )
-KEYS = st.sampled_from(
-    ["players", "options", "seed", "token", "seat", "seat_token", "move", "version", "bot",
-     "host_token", "patterns", "words", "deal", "type", "card", "to", "give", "ask", "cards",
-     "loan", "offer", "trade", "timer_seconds", "bismuth_radioactive"]
-)  # fmt: skip
-bodies = st.dictionaries(KEYS, json_values, max_size=6) | json_values
+deep = st.integers(30, 1100).map(lambda n: _nest(n))
+values = json_values | deep
+
+
+def _nest(levels: int) -> Any:
+    value: Any = 1
+    for i in range(levels):
+        value = [value] if i % 2 else {"a": value}
+    return value
 
 
 def assert_problem_or_ok(resp: Any) -> None:
@@ -37,80 +55,141 @@ def assert_problem_or_ok(resp: Any) -> None:
         assert resp.mimetype == PROBLEM_JSON and resp.get_json()["code"]
 
 
-@pytest.fixture(scope="module")
-def post_paths(app: Flask) -> list[str]:
-    paths = []
-    for rule in app.url_map.iter_rules():
-        if "POST" in (rule.methods or set()):
-            paths.append(rule.rule.replace("<session_id>", "0000"))
-    return sorted(paths)
+def _resolve(spec: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    while "$ref" in node:
+        node = spec["components"]["schemas"][node["$ref"].rsplit("/", 1)[1]]
+    return node
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-          HealthCheck.function_scoped_fixture])  # fmt: skip
-@given(body=bodies, which=st.integers(0, 1000))
-def test_arbitrary_json_anywhere(
-    client: FlaskClient, post_paths: list[str], body: Any, which: int
-) -> None:
-    path = post_paths[which % len(post_paths)]
-    assert_problem_or_ok(client.post(path, json=body))
+class Request:
+    """A valid request to one documented operation, whose fields can be spoiled."""
 
+    def __init__(self, path: str, url: str, body: dict[str, Any], token: str | None) -> None:
+        self.path, self.url, self.body, self.token = path, url, body, token
 
-@pytest.fixture(scope="module")
-def draft(app: Flask) -> dict[str, Any]:
-    body = app.test_client().post("/v1/element-draft/setup", json={"players": 3, "seed": 1})
-    return body.get_json()  # type: ignore[no-any-return]
-
-
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-          HealthCheck.function_scoped_fixture])  # fmt: skip
-@given(move=st.dictionaries(KEYS, json_values, max_size=4), kind=st.sampled_from(["draft", "x"]))
-def test_arbitrary_moves_with_a_valid_seat(
-    client: FlaskClient, draft: dict[str, Any], move: dict[str, Any], kind: str
-) -> None:
-    body = {
-        "token": draft["token"],
-        "seat": 1,
-        "seat_token": draft["seats"][1]["seat_token"],
-        "move": {"type": kind, **{k: v for k, v in move.items() if k != "type"}},
-    }
-    assert_problem_or_ok(client.post("/v1/element-draft/moves", json=body))
+    def post(self, client: FlaskClient, body: Any) -> Any:
+        headers = auth(self.token) if self.token else {}
+        return client.post(self.url, json=body, headers=headers)
 
 
 @pytest.fixture(scope="module")
-def polymer(app: Flask) -> dict[str, Any]:
+def spec() -> dict[str, Any]:
+    return generate()
+
+
+@pytest.fixture(scope="module")
+def requests(app: Flask, spec: dict[str, Any]) -> list[Request]:
+    """A valid request for every POST operation of every game, from real games."""
     c = app.test_client()
-    setup = c.post("/v1/polymer/setup", json={"players": 5, "seed": 1}).get_json()
-    c.post(
-        f"/v1/polymer/sessions/{setup['session_id']}/start",
-        json={"host_token": setup["host_token"]},
-    )
-    return setup  # type: ignore[no-any-return]
+    out: list[Request] = []
+    for slug, game in GAMES.items():
+        players = game.info.min_players
+        base = f"/v1/{slug}"
+        made = c.post(f"{base}/sessions", json={"players": players, "seed": 1}).get_json()
+        sid, seat_tokens = made["session_id"], [s["seat_token"] for s in made["seats"]]
+        surl = f"{base}/sessions/{sid}"
+        if slug == "polymer":
+            c.post(f"{surl}/start", headers=auth(made["host_token"]))
+        view = c.get(f"{surl}?seat=0", headers=auth(seat_tokens[0])).get_json()
+        seat = view["to_act"][0] if view["to_act"] else 0
+        legal = c.post(f"{surl}/legal-moves", json={"seat": seat}, headers=auth(seat_tokens[seat]))
+        move = (legal.get_json()["moves"] or [{"type": "x"}])[0]
+        version = view["version"]
+        session = {"seat": seat, "version": version}
+        tok = seat_tokens[seat]
+        out += [
+            Request(f"{base}/sessions", f"{base}/sessions", {"players": players}, None),
+            Request(f"{base}/sessions/{{session_id}}/moves", f"{surl}/moves",
+                    {**session, "move": move}, tok),
+            Request(f"{base}/sessions/{{session_id}}/bot-move", f"{surl}/bot-move", session, tok),
+            Request(f"{base}/sessions/{{session_id}}/legal-moves", f"{surl}/legal-moves",
+                    {"seat": seat}, tok),
+        ]  # fmt: skip
+        if slug == "polymer":
+            out += [
+                Request(f"{base}/sessions/{{session_id}}/arrangement", f"{surl}/arrangement",
+                        {"seat": seat, "patterns": [[move.get("give", [0])[0]]]}, tok),
+            ]  # fmt: skip
+            continue
+        setup = c.post(f"{base}/setup", json={"players": players, "seed": 1}).get_json()
+        token, seat_tokens = setup["token"], [s["seat_token"] for s in setup["seats"]]
+        stateful = {"token": token, "seat": seat}
+        tok = seat_tokens[seat]
+        out += [
+            Request(f"{base}/setup", f"{base}/setup", {"players": players, "seed": 1}, None),
+            Request(f"{base}/moves", f"{base}/moves", {**stateful, "move": move}, tok),
+            Request(f"{base}/bot-move", f"{base}/bot-move", stateful, tok),
+            Request(f"{base}/legal-moves", f"{base}/legal-moves", stateful, tok),
+            Request(f"{base}/view", f"{base}/view", stateful, tok),
+            Request(f"{base}/scores", f"{base}/scores", {"token": token}, None),
+        ]
+    documented = {
+        path for path, item in spec["paths"].items() if "requestBody" in item.get("post", {})
+    }
+    assert documented == {r.path for r in out}, "a documented request is not fuzzed"
+    return out
 
 
-POLYMER_TYPES = ["offer", "accept", "decline", "withdraw", "propose_undo", "lend", "call_loan",
-                 "repay", "ready", "time_up"]  # fmt: skip
+def _fields(spec: dict[str, Any], request: Request) -> list[str]:
+    schema = spec["paths"][request.path]["post"]["requestBody"]["content"]["application/json"]
+    return sorted(_resolve(spec, schema["schema"]).get("properties", {}))
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-          HealthCheck.function_scoped_fixture])  # fmt: skip
-@given(
-    move=st.dictionaries(
-        KEYS, json_values | st.lists(st.integers(-5, 110), max_size=4), max_size=4
-    ),
-    kind=st.sampled_from(POLYMER_TYPES),
-    patterns=json_values,
+def _move_fields(spec: dict[str, Any], request: Request, kind: str) -> list[str]:
+    schema = spec["paths"][request.path]["post"]["requestBody"]["content"]["application/json"]
+    move = _resolve(spec, schema["schema"])["properties"]["move"]
+    ref = move.get("discriminator", {}).get("mapping", {}).get(kind)
+    return sorted(_resolve(spec, {"$ref": ref})["properties"]) if ref else ["type"]
+
+
+SETTINGS = settings(
+    max_examples=250,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
-def test_arbitrary_polymer_moves_and_declarations(
-    client: FlaskClient, polymer: dict[str, Any], move: dict[str, Any], kind: str, patterns: Any
+
+
+@SETTINGS
+@given(data=st.data())
+def test_any_value_in_any_field_of_any_request(
+    client: FlaskClient, spec: dict[str, Any], requests: list[Request], data: st.DataObject
 ) -> None:
-    sid = polymer["session_id"]
-    auth = {"seat": 2, "seat_token": polymer["seats"][2]["seat_token"]}
-    version = client.get(f"/v1/polymer/sessions/{sid}").get_json()["version"]
-    body = {**auth, "version": version, "move": {**move, "type": kind}}
-    assert_problem_or_ok(client.post(f"/v1/polymer/sessions/{sid}/moves", json=body))
-    declared = client.post(
-        f"/v1/polymer/sessions/{sid}/arrangement", json={**auth, "patterns": patterns}
-    )
-    assert_problem_or_ok(declared)
-    assert_problem_or_ok(client.post(f"/v1/polymer/sessions/{sid}/legal-moves", json=auth))
+    request = data.draw(st.sampled_from(requests))
+    name = data.draw(st.sampled_from([*_fields(spec, request), "unknown_member"]))
+    body = {**request.body, name: data.draw(values)}
+    assert_problem_or_ok(request.post(client, body))
+
+
+@SETTINGS
+@given(data=st.data())
+def test_any_value_in_any_field_of_any_move(
+    client: FlaskClient, spec: dict[str, Any], requests: list[Request], data: st.DataObject
+) -> None:
+    request = data.draw(st.sampled_from([r for r in requests if "move" in r.body]))
+    move = request.body["move"]
+    kind = data.draw(st.sampled_from([move["type"], "x"]))
+    name = data.draw(st.sampled_from([*_move_fields(spec, request, kind), "extra"]))
+    spoiled = {**move, "type": kind, name: data.draw(values)}
+    assert_problem_or_ok(request.post(client, {**request.body, "move": spoiled}))
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@given(body=values | st.dictionaries(st.text(max_size=8), values, max_size=5), which=st.integers())
+def test_any_json_as_the_whole_body(
+    client: FlaskClient, requests: list[Request], body: Any, which: int
+) -> None:
+    assert_problem_or_ok(requests[which % len(requests)].post(client, body))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(token=st.text(max_size=300), which=st.integers())
+def test_any_credential(
+    client: FlaskClient, requests: list[Request], token: str, which: int
+) -> None:
+    request = requests[which % len(requests)]
+    try:
+        header = {"Authorization": f"Bearer {token}"}
+        resp = client.post(request.url, json=request.body, headers=header)
+    except ValueError:  # not sendable as an HTTP header at all
+        return
+    assert_problem_or_ok(resp)

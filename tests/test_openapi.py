@@ -1,8 +1,10 @@
-"""The OpenAPI document: valid, checked in without drift, and true to real responses."""
+"""The OpenAPI document: valid, checked in without drift, precise, and true to real responses."""
 
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,12 +15,22 @@ from openapi_spec_validator import validate
 
 from service.openapi_export import generate, render
 
+from .conftest import auth
+
 CHECKED_IN = Path(__file__).resolve().parent.parent / "openapi" / "openapi.json"
+METHODS = {"get", "post", "put", "delete", "patch"}
 
 
 @pytest.fixture(scope="module")
 def spec() -> dict[str, Any]:
     return generate()
+
+
+def operations(spec: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    for path, item in spec["paths"].items():
+        for method, op in item.items():
+            if method in METHODS:
+                yield path, method, op
 
 
 def test_spec_is_valid_openapi_31(spec: dict[str, Any]) -> None:
@@ -32,19 +44,64 @@ def test_checked_in_copy_has_no_drift(spec: dict[str, Any]) -> None:
     )
 
 
-def test_every_operation_documents_problems_and_examples(spec: dict[str, Any]) -> None:
-    for path, item in spec["paths"].items():
-        for method, op in item.items():
-            if method not in {"get", "post", "put", "delete", "patch"}:
-                continue
-            assert op.get("summary"), (method, path)
-            if method != "post":
-                continue
-            body = op["requestBody"]["content"]["application/json"]
-            assert "schema" in body
+def test_generated_spec_is_stable(spec: dict[str, Any]) -> None:
+    assert render(generate()) == render(spec)
+    json.loads(render(spec))
+
+
+def test_one_version_number_and_a_license(spec: dict[str, Any], client: FlaskClient) -> None:
+    from importlib import metadata
+
+    assert spec["info"]["version"] == metadata.version("chemgames")
+    assert client.get("/v1/games").get_json()["version"] == spec["info"]["version"]
+    assert spec["info"]["license"] == {"name": "MIT", "identifier": "MIT"}
+    license_text = (CHECKED_IN.parent.parent / "LICENSE").read_text(encoding="utf-8")
+    assert "MIT License" in license_text
+
+
+def test_every_operation_is_named_documented_and_secured(spec: dict[str, Any]) -> None:
+    ids = [op["operationId"] for _, _, op in operations(spec)]
+    assert len(ids) == len(set(ids)) >= 29
+    assert all(re.fullmatch(r"[a-z][A-Za-z]+", i) for i in ids), ids
+    schemes = spec["components"]["securitySchemes"]
+    assert schemes["seatToken"] == {**schemes["seatToken"], "type": "http", "scheme": "bearer"}
+    assert schemes["hostToken"]["scheme"] == "bearer"
+    for path, method, op in operations(spec):
+        assert op.get("summary"), (method, path)
+        assert "security" in op, (method, path)
+        for param in op.get("parameters", []):
+            assert "token" not in param["name"].lower(), f"a credential in {path}'s {param}"
+        for status, response in op["responses"].items():
+            assert "X-Request-ID" in response.get("headers", {}), (path, status)
+        if method == "post" and "requestBody" in op:
             for status in ("400", "413", "415", "422"):
                 content = op["responses"][status].get("content") or {}
                 assert "application/problem+json" in content, (path, status)
+
+
+def test_each_operation_lists_its_problem_codes_as_an_enum(spec: dict[str, Any]) -> None:
+    schemas = spec["components"]["schemas"]
+    for path, method, op in operations(spec):
+        problem_refs = {
+            r["content"]["application/problem+json"]["schema"]["$ref"]
+            for status, r in op["responses"].items()
+            if int(status) >= 400
+        }
+        if not problem_refs:
+            continue
+        assert len(problem_refs) == 1, (path, problem_refs)
+        schema = schemas[problem_refs.pop().rsplit("/", 1)[1]]
+        enum = set(schema["properties"]["code"]["enum"])
+        named = set()
+        for status, response in op["responses"].items():
+            if int(status) >= 400:
+                listed = response["description"].split("one of:", 1)[1]
+                named |= set(re.findall(r"`([a-z_]+)`", listed))
+                example = response["content"]["application/problem+json"]["example"]
+                assert example["code"] in enum and example["status"] == int(status)
+        assert named == enum, (method, path, named ^ enum)
+    move = schemas["ElementDraftMoveProblem"]["properties"]["code"]["enum"]
+    assert {"not_in_hand", "already_selected", "seat_token_invalid", "token_invalid"} <= set(move)
 
 
 def test_moves_are_a_discriminated_union(spec: dict[str, Any]) -> None:
@@ -53,17 +110,35 @@ def test_moves_are_a_discriminated_union(spec: dict[str, Any]) -> None:
     assert move["oneOf"]
 
 
-def _resolve(node: Any, spec: dict[str, Any]) -> Any:
-    if isinstance(node, dict):
-        if "$ref" in node:
-            target: Any = spec
-            for part in node["$ref"].removeprefix("#/").split("/"):
-                target = target[part]
-            return _resolve(target, spec)
-        return {k: _resolve(v, spec) for k, v in node.items() if k != "discriminator"}
-    if isinstance(node, list):
-        return [_resolve(v, spec) for v in node]
-    return node
+TYPED = {"type", "$ref", "oneOf", "anyOf", "allOf", "enum", "const"}
+
+
+def test_no_value_is_left_untyped(spec: dict[str, Any]) -> None:
+    def walk(node: Any, where: str) -> None:
+        if isinstance(node, dict):
+            if "properties" in node:
+                for name, prop in node["properties"].items():
+                    assert TYPED & set(prop), f"{where}.{name} has no type"
+                    walk(prop, f"{where}.{name}")
+            for key in ("items", "additionalProperties"):
+                if isinstance(node.get(key), dict):
+                    assert TYPED & set(node[key]), f"{where}[{key}] has no type"
+                    walk(node[key], f"{where}[{key}]")
+            if node.get("type") == "object" and "properties" not in node:
+                assert "additionalProperties" in node, f"{where} is a bare object"
+            for key in ("oneOf", "anyOf", "allOf"):
+                for i, sub in enumerate(node.get(key, [])):
+                    walk(sub, f"{where}.{key}[{i}]")
+
+    for name, schema in spec["components"]["schemas"].items():
+        walk(schema, name)
+    assert "PaginationMetadata" not in spec["components"]["schemas"]
+
+
+# ------------------------------------------------------------------ real responses ------
+def validator(spec: dict[str, Any], schema: dict[str, Any]) -> Draft202012Validator:
+    """A validator for ``schema`` whose ``#/components/...`` references resolve."""
+    return Draft202012Validator({**schema, "components": spec["components"]})
 
 
 def response_schema(
@@ -71,47 +146,118 @@ def response_schema(
 ) -> dict[str, Any]:
     item = spec["paths"][path]
     responses = item[method or ("post" if "post" in item else "get")]["responses"]
-    resp = _resolve(responses[str(status)], spec)
-    content = resp["content"]
+    content = responses[str(status)]["content"]
     return next(iter(content.values()))["schema"]  # type: ignore[no-any-return]
 
 
-def check(spec: dict[str, Any], path: str, resp: Any, method: str | None = None) -> None:
+def check(spec: dict[str, Any], path: str, resp: Any, method: str | None = None) -> Any:
     schema = response_schema(spec, path, resp.status_code, method)
-    errors = sorted(Draft202012Validator(schema).iter_errors(resp.get_json()), key=str)
+    body = resp.get_json()
+    errors = sorted(validator(spec, schema).iter_errors(body), key=str)
     assert not errors, f"{path} {resp.status_code}: {errors[0].message} at {list(errors[0].path)}"
+    return body
 
 
-def test_real_responses_match_the_documented_schemas(
+def test_real_stateless_responses_match_the_documented_schemas(
     spec: dict[str, Any], client: FlaskClient
 ) -> None:
     ed = "/v1/element-draft"
-    setup = client.post(f"{ed}/setup", json={"players": 3, "seed": 4})
-    check(spec, f"{ed}/setup", setup)
-    body = setup.get_json()
+    body = check(spec, f"{ed}/setup", client.post(f"{ed}/setup", json={"players": 3, "seed": 4}))
     token = body["token"]
     seats = {s["seat"]: s["seat_token"] for s in body["seats"]}
     for _ in range(16):
         for seat in range(3):
-            auth = {"token": token, "seat": seat, "seat_token": seats[seat]}
-            legal = client.post(f"{ed}/legal-moves", json=auth)
-            check(spec, f"{ed}/legal-moves", legal)
-            moves = legal.get_json()["moves"]
+            me = {"token": token, "seat": seat}
+            legal = client.post(f"{ed}/legal-moves", json=me, headers=auth(seats[seat]))
+            moves = check(spec, f"{ed}/legal-moves", legal)["moves"]
             if not moves:
                 continue
-            resp = client.post(f"{ed}/moves", json={**auth, "move": moves[0]})
-            check(spec, f"{ed}/moves", resp)
-            token = resp.get_json()["token"]
+            resp = client.post(
+                f"{ed}/moves", json={**me, "move": moves[0]}, headers=auth(seats[seat])
+            )
+            token = check(spec, f"{ed}/moves", resp)["token"]
         check(spec, f"{ed}/view", client.post(f"{ed}/view", json={"token": token}))
         check(spec, f"{ed}/scores", client.post(f"{ed}/scores", json={"token": token}))
-    bot = client.post(f"{ed}/bot-move", json={"token": token, "seat": 0, "seat_token": seats[0]})
-    check(spec, f"{ed}/bot-move", bot)  # the game is over: a problem
+    over = client.post(f"{ed}/bot-move", json={"token": token, "seat": 0}, headers=auth(seats[0]))
+    check(spec, f"{ed}/bot-move", over)  # the game is over: a problem
+    bots = client.post(f"{ed}/setup", json={"players": 3, "seed": 4, "bots": {"1": "greedy"}})
+    check(spec, f"{ed}/setup", bots)
     check(spec, "/v1/games", client.get("/v1/games"))
-    check(spec, "/v1/games/{slug}", client.get("/v1/games/element-draft"))
-    check(spec, "/v1/games/{slug}", client.get("/v1/games/nope"))
+    check(spec, "/v1/games/element-draft", client.get("/v1/games/element-draft"))
+    check(spec, "/v1/games/polymer", client.get("/v1/games/polymer"))
     check(spec, "/v1/problems", client.get("/v1/problems"))
+    check(spec, "/v1/problems/{code}", client.get("/v1/problems/not_in_hand"))
     check(spec, "/healthz", client.get("/healthz"))
     check(spec, "/readyz", client.get("/readyz"))
+
+
+def test_real_session_responses_match_the_documented_schemas(
+    spec: dict[str, Any], client: FlaskClient
+) -> None:
+    ed = "/v1/element-draft/sessions"
+    sid_path = ed + "/{session_id}"
+    created = client.post(ed, json={"players": 2, "seed": 4, "bots": {"1": "random"}})
+    body = check(spec, ed, created)
+    url, seat0 = f"{ed}/{body['session_id']}", auth(body["seats"][0]["seat_token"])
+    version = body["version"]
+    while True:
+        view = client.get(f"{url}?seat=0", headers=seat0)
+        check(spec, sid_path, view, "get")
+        legal = client.post(f"{url}/legal-moves", json={"seat": 0}, headers=seat0)
+        moves = check(spec, sid_path + "/legal-moves", legal)["moves"]
+        if not moves:
+            break
+        move = {"seat": 0, "version": version, "move": moves[0]}
+        resp = client.post(f"{url}/moves", json=move, headers=seat0)
+        version = check(spec, sid_path + "/moves", resp)["version"]
+    check(spec, sid_path + "/scores", client.get(f"{url}/scores"))
+    stale = client.post(f"{url}/bot-move", json={"seat": 0, "version": 0}, headers=seat0)
+    check(spec, sid_path + "/bot-move", stale)
+    check(spec, sid_path, client.get(f"{ed}/missing"), "get")
+
+
+def test_real_polymer_responses_match_the_documented_schemas(
+    spec: dict[str, Any], client: FlaskClient
+) -> None:
+    po = "/v1/polymer/sessions"
+    sid_path = po + "/{session_id}"
+    body = check(spec, po, client.post(po, json={"players": 5, "seed": 2}))
+    url, host = f"{po}/{body['session_id']}", auth(body["host_token"])
+    seats = {s["seat"]: auth(s["seat_token"]) for s in body["seats"]}
+    check(spec, sid_path + "/start", client.post(url + "/start", headers=host))
+    version = check(spec, sid_path, client.get(f"{url}?seat=0", headers=seats[0]), "get")["version"]
+    for step in range(40):
+        seat = step % 5
+        move = {"seat": seat, "version": version, "bot": "trading"}
+        resp = client.post(url + "/bot-move", json=move, headers=seats[seat])
+        version = check(spec, sid_path + "/bot-move", resp)["version"]
+    legal = client.post(url + "/legal-moves", json={"seat": 1}, headers=seats[1])
+    move = check(spec, sid_path + "/legal-moves", legal)["moves"][-1]
+    body = {"seat": 1, "version": version, "move": move}
+    check(spec, sid_path + "/moves", client.post(url + "/moves", json=body, headers=seats[1]))
+    stale = client.post(url + "/moves", json={**body, "version": 0}, headers=seats[1])
+    check(spec, sid_path + "/moves", stale)
+    hand = client.get(f"{url}?seat=2", headers=seats[2]).get_json()["view"]["you"]["hand"]
+    patterns = {"seat": 2, "patterns": [[hand[0]["id"]]]}
+    declared = client.post(url + "/arrangement", json=patterns, headers=seats[2])
+    check(spec, sid_path + "/arrangement", declared)
+    check(spec, sid_path + "/scores", client.get(url + "/scores"))
+    check(spec, sid_path, client.get(f"{po}/missing"), "get")
+
+
+def test_every_example_matches_its_schema(spec: dict[str, Any]) -> None:
+    checked = 0
+    for path, method, op in operations(spec):
+        bodies = [op.get("requestBody", {}).get("content", {})]
+        bodies += [r.get("content", {}) for r in op["responses"].values()]
+        for content in bodies:
+            for media_type, media in content.items():
+                if "example" not in media or media_type == "text/event-stream":
+                    continue
+                errors = list(validator(spec, media["schema"]).iter_errors(media["example"]))
+                assert not errors, f"{method} {path}: {errors[0].message}"
+                checked += 1
+    assert checked > 60
 
 
 def test_docs_page_and_spec_are_served(client: FlaskClient) -> None:
@@ -120,69 +266,3 @@ def test_docs_page_and_spec_are_served(client: FlaskClient) -> None:
     assert page.status_code == 200 and b"/docs/assets/swagger-ui-bundle.js" in page.data
     for asset in ("swagger-ui-bundle.js", "swagger-ui.css", "swagger-ui-standalone-preset.js"):
         assert client.get(f"/docs/assets/{asset}").status_code == 200  # no CDN needed
-
-
-def test_generated_spec_is_stable(spec: dict[str, Any]) -> None:
-    assert render(generate()) == render(spec)
-    json.loads(render(spec))
-
-
-def test_polymer_responses_match_the_documented_schemas(
-    spec: dict[str, Any], client: FlaskClient
-) -> None:
-    po = "/v1/polymer"
-    sid_path = po + "/sessions/{session_id}"
-    setup = client.post(f"{po}/setup", json={"players": 5, "seed": 2})
-    check(spec, f"{po}/setup", setup)
-    body = setup.get_json()
-    sid, host = body["session_id"], body["host_token"]
-    seats = {s["seat"]: s["seat_token"] for s in body["seats"]}
-    url = f"{po}/sessions/{sid}"
-    check(spec, sid_path + "/start", client.post(url + "/start", json={"host_token": host}))
-    view = client.get(f"{url}?seat=0&seat_token={seats[0]}")
-    check(spec, sid_path, view, "get")
-    version = view.get_json()["version"]
-    for step in range(40):
-        seat = step % 5
-        auth = {"seat": seat, "seat_token": seats[seat]}
-        resp = client.post(url + "/bot-move", json={**auth, "version": version, "bot": "trading"})
-        check(spec, sid_path + "/bot-move", resp)
-        version = resp.get_json()["version"]
-    legal = client.post(url + "/legal-moves", json={"seat": 1, "seat_token": seats[1]})
-    check(spec, sid_path + "/legal-moves", legal)
-    move = legal.get_json()["moves"][-1]
-    resp = client.post(
-        url + "/moves", json={"seat": 1, "seat_token": seats[1], "version": version, "move": move}
-    )
-    check(spec, sid_path + "/moves", resp)
-    stale = client.post(
-        url + "/moves", json={"seat": 1, "seat_token": seats[1], "version": 0, "move": move}
-    )
-    check(spec, sid_path + "/moves", stale)
-    hand = client.get(f"{url}?seat=2&seat_token={seats[2]}").get_json()["view"]["you"]["hand"]
-    declared = client.post(
-        url + "/arrangement",
-        json={"seat": 2, "seat_token": seats[2], "patterns": [[hand[0]["id"]]]},
-    )
-    check(spec, sid_path + "/arrangement", declared)
-    check(spec, sid_path + "/scores", client.get(url + "/scores"))
-    check(spec, sid_path, client.get(f"{po}/sessions/missing"), "get")
-
-
-def test_every_example_matches_its_schema(spec: dict[str, Any]) -> None:
-    checked = 0
-    for path, item in spec["paths"].items():
-        for method, op in item.items():
-            if not isinstance(op, dict):
-                continue
-            bodies = [op.get("requestBody", {}).get("content", {})]
-            bodies += [_resolve(r, spec).get("content", {}) for r in op["responses"].values()]
-            for content in bodies:
-                for media in content.values():
-                    if "example" not in media:
-                        continue
-                    schema = _resolve(media["schema"], spec)
-                    errors = list(Draft202012Validator(schema).iter_errors(media["example"]))
-                    assert not errors, f"{method} {path}: {errors[0].message}"
-                    checked += 1
-    assert checked > 20

@@ -9,7 +9,7 @@ from service import create_app
 from service.problems import Problem
 from service.tokens import Envelope, Sealer
 
-from .conftest import KEY_A, KEY_B, make_settings
+from .conftest import KEY_A, KEY_B, auth, make_settings
 
 ENV = Envelope("element-draft", 1, "abc123", 3, {"players": 2, "secret": [1, 2, 3]})
 
@@ -118,26 +118,38 @@ def test_token_from_other_key_set_is_foreign(client: FlaskClient) -> None:
 def test_seat_one_cannot_act_or_view_as_seat_two(client: FlaskClient) -> None:
     setup = client.post("/v1/element-draft/setup", json={"players": 3, "seed": 9}).get_json()
     token, seats = setup["token"], {s["seat"]: s["seat_token"] for s in setup["seats"]}
-    view = client.post(
-        "/v1/element-draft/view", json={"token": token, "seat": 2, "seat_token": seats[1]}
-    )
+    ed = "/v1/element-draft"
+    view = client.post(f"{ed}/view", json={"token": token, "seat": 2}, headers=auth(seats[1]))
     assert view.status_code == 403 and view.get_json()["code"] == "seat_token_invalid"
     own = client.post(
-        "/v1/element-draft/view", json={"token": token, "seat": 2, "seat_token": seats[2]}
+        f"{ed}/view", json={"token": token, "seat": 2}, headers=auth(seats[2])
     ).get_json()
     card = own["view"]["you"]["hand"][0]["z"]
-    move = client.post(
-        "/v1/element-draft/moves",
-        json={
-            "token": token,
-            "seat": 2,
-            "seat_token": seats[1],
-            "move": {"type": "draft", "card": card},
-        },
-    )
+    body = {"token": token, "seat": 2, "move": {"type": "draft", "card": card}}
+    move = client.post(f"{ed}/moves", json=body, headers=auth(seats[1]))
     assert move.status_code == 403 and move.get_json()["code"] == "seat_token_invalid"
     for path in ("legal-moves", "bot-move"):
-        resp = client.post(
-            f"/v1/element-draft/{path}", json={"token": token, "seat": 2, "seat_token": seats[1]}
-        )
+        resp = client.post(f"{ed}/{path}", json={"token": token, "seat": 2}, headers=auth(seats[1]))
         assert resp.status_code == 403, path
+        resp = client.post(f"{ed}/{path}", json={"token": token, "seat": 2})
+        assert resp.status_code == 401 and resp.get_json()["code"] == "credentials_missing"
+        assert resp.headers["WWW-Authenticate"].startswith("Bearer")
+    for bad in ("Basic abc", "Bearer", "bearer  ", f"Token {seats[2]}"):
+        resp = client.post(
+            f"{ed}/legal-moves", json={"token": token, "seat": 2}, headers={"Authorization": bad}
+        )
+        assert resp.status_code == 401, bad
+    host = client.post(
+        f"{ed}/legal-moves", json={"token": token, "seat": 2}, headers=auth(setup["host_token"])
+    )
+    assert host.status_code == 200, "the host acts for any seat"
+
+
+def test_a_seat_token_in_the_body_is_refused_with_a_pointer_to_the_header(
+    client: FlaskClient,
+) -> None:
+    setup = client.post("/v1/element-draft/setup", json={"players": 2, "seed": 9}).get_json()
+    body = {"token": setup["token"], "seat": 0, "seat_token": setup["seats"][0]["seat_token"]}
+    resp = client.post("/v1/element-draft/legal-moves", json=body)
+    assert resp.status_code == 422 and "seat_token" in resp.get_json()["errors"]
+    assert "Authorization: Bearer" in resp.get_json()["detail"]

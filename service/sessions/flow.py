@@ -147,6 +147,7 @@ def commit(
     return store().commit(
         loaded.id,
         expected=loaded.session.version,
+        version=env.version,
         token=token or sealer().seal(env),
         deadline_ms=_deadline(api, env),
         public=api.hooks.public(env.state) if api.hooks else {},

@@ -41,7 +41,7 @@ if ARGV[2] == '0' then
     if now >= tonumber(deadline) then return {2, tonumber(current)} end
   end
 end
-local new = tonumber(current) + 1
+local new = tonumber(ARGV[9])
 redis.call('HSET', key, 'version', new, 'token', ARGV[3], 'deadline_ms', ARGV[4],
            'public', ARGV[5])
 redis.call('EXPIRE', key, tonumber(ARGV[6]))
@@ -168,6 +168,7 @@ class SessionStore:
         session_id: str,
         *,
         expected: int,
+        version: int,
         token: str,
         deadline_ms: int | None,
         public: dict[str, Any],
@@ -176,7 +177,10 @@ class SessionStore:
         system: bool = False,
         idem: tuple[int, str, str, dict[str, Any]] | None = None,
     ) -> Commit:
-        """Store a new state if ``expected`` is still the version (and time is not up).
+        """Store ``version`` if ``expected`` is still the version (and time is not up).
+
+        A commit may hold several moves (a human's and the bot seats' after it), so the
+        new version is the state's own move count, always greater than ``expected``.
 
         ``idem`` is ``(seat, credential fingerprint, Idempotency-Key, answer)``.
         """
@@ -192,6 +196,7 @@ class SessionStore:
                 ttl or self.ttl,
                 orjson.dumps(message) if message else "",
                 orjson.dumps(idem[3]) if idem else "",
+                version,
             ],
         )
         name = {1: "applied", 0: "stale", 2: "expired", -1: "missing"}[int(status)]
