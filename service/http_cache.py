@@ -15,7 +15,7 @@ from functools import lru_cache
 from flask import Request, Response
 
 MAX_AGE = 300
-GZIP_MIN_BYTES = 4096
+GZIP_MIN_BYTES = 1400  # about one packet: smaller bodies gain nothing
 
 
 def _etag(data: bytes) -> str:
