@@ -1,10 +1,14 @@
-# `make serve` and `make test` do all set-up on a fresh machine.
+# `make serve` and `make test` do all set-up on a fresh machine (Python 3.11+, a C
+# compiler, Node.js with npm for the contract linters).
 PYTHON ?= python3
+NPM    ?= npm
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+LINTERS := tools/contract
+LINT_STAMP := $(LINTERS)/node_modules/.installed
 
-.PHONY: install serve test lint format typecheck unit openapi words bench clean
+.PHONY: install serve test lint format typecheck unit contract-lint openapi words bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,7 +16,12 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+# Redocly and Spectral, pinned by the lock file
+$(LINT_STAMP): $(LINTERS)/package.json $(LINTERS)/package-lock.json
+	cd $(LINTERS) && $(NPM) ci --no-audit --no-fund --loglevel=error
+	touch $(LINT_STAMP)
+
+install: $(STAMP) $(LINT_STAMP)
 
 serve: $(STAMP)
 	$(VENV)/bin/gunicorn --config gunicorn.conf.py 'service:create_app()'
@@ -28,7 +37,11 @@ format: $(STAMP)
 typecheck: $(STAMP)
 	$(PY) -m mypy
 
-unit: $(STAMP)
+# the contract lints clean (0 errors, 0 warnings) with Redocly and Spectral
+contract-lint: $(STAMP) $(LINT_STAMP)
+	$(PY) -m pytest -q tests/test_contract_lint.py
+
+unit: $(STAMP) $(LINT_STAMP)
 	$(PY) -m pytest
 
 test: lint typecheck unit
@@ -43,4 +56,4 @@ bench: $(STAMP)
 	$(PY) -m bench.run_all
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(LINTERS)/node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -176,7 +176,11 @@ def make_catalogue(apis: Mapping[str, GameApi]) -> Blueprint:
         @blp.response(200, GameCatalogueSchema, headers=CACHED)
         @operation(blp, "listGames", security=PUBLIC)
         def get(self) -> Any:
-            """List the games this service hosts, with links to their endpoints."""
+            """List the games this service hosts, with links to their endpoints.
+
+            Each game says how it can be played (`modes`: stateless and/or as a hosted
+            session) and links every endpoint, so a client needs no hard-coded URLs.
+            """
             body = {"version": version(), "games": [summary(api) for api in apis.values()]}
             return cacheable(json_response(body), request)
 
@@ -190,7 +194,11 @@ def make_catalogue(apis: Mapping[str, GameApi]) -> Blueprint:
         @blp.response(200, ProblemCatalogueSchema, headers=CACHED)
         @operation(blp, "listProblems", security=PUBLIC)
         def get(self) -> Any:
-            """Every problem `code` the service may return, with its HTTP status."""
+            """Every problem `code` the service may return, with its HTTP status.
+
+            Rule violations also list the games that raise them. Each problem's `type`
+            URI (`/v1/problems/<code>`) resolves to its entry.
+            """
             return cacheable(json_response({"problems": problem_catalogue(apis)}), request)
 
     @blp.route("/problems/<code>")
@@ -198,7 +206,10 @@ def make_catalogue(apis: Mapping[str, GameApi]) -> Blueprint:
         @blp.response(200, ProblemKindSchema, headers=CACHED)
         @operation(blp, "getProblem", {404: ["not_found"]}, security=PUBLIC)
         def get(self, code: str) -> Any:
-            """The description of one problem type (the `type` URI of a problem)."""
+            """The description of one problem type (the `type` URI of a problem).
+
+            Unknown codes are `404 not_found`.
+            """
             for entry in problem_catalogue(apis):
                 if entry["code"] == code:
                     return cacheable(json_response(entry), request)
@@ -218,8 +229,9 @@ def _detail_route(blp: Blueprint, api: GameApi) -> None:
             return cacheable(json_response(detail(api)), request)
 
     GameDetail.get.__doc__ = (
-        f"{api.game.info.title}: options, player-count table, every card, rule codes, "
-        "the rules interpretation and the seed text."
+        f"{api.game.info.title}: options, player-count table, every card, rule codes.\n\n"
+        "Also the rules interpretation (every reading of the seed text and its decision) "
+        "and the seed text itself."
     )
     blp.route(f"/games/{api.slug}", endpoint=f"game-{api.slug}")(GameDetail)
 
@@ -234,7 +246,9 @@ def _resource_route(blp: Blueprint, api: GameApi, name: str, schema: Any) -> Non
         def get(self) -> Any:
             return cacheable(json_response(producer()), request)
 
-    Resource.get.__doc__ = (schema.__doc__ or f"The {name} of {api.game.info.title}.").strip()
+    Resource.get.__doc__ = (
+        f"The {name} of {api.game.info.title}.\n\n" + (schema.__doc__ or "").strip()
+    ).strip()
     blp.route(f"/games/{api.slug}/{name}", endpoint=f"game-{api.slug}-{name}")(Resource)
 
 
@@ -243,7 +257,10 @@ class Healthz(MethodView):
     @health.response(200, HealthSchema)
     @operation(health, "getHealth", security=PUBLIC)
     def get(self) -> Any:
-        """The process is up."""
+        """The process is up.
+
+        Answers without touching Redis or any game: a liveness probe.
+        """
         return json_response({"status": "ok"})
 
 

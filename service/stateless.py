@@ -184,7 +184,10 @@ def make_blueprint(api: GameApi) -> Blueprint:
         @blp.response(200, sc.legal_response, example=ex["legal"])
         @operation(blp, f"{op}LegalMoves", played, security=AS_SEAT)
         def post(self, body: dict[str, Any]) -> Any:
-            """List every move the seat may make now (empty when it must wait)."""
+            """List every move the seat may make now (empty when it must wait).
+
+            Each listed move passes the same checks as `/moves`; send one back as is.
+            """
             credential = bearer()
             env = open_token(api, body["token"])
             seat = body["seat"]
@@ -200,7 +203,10 @@ def make_blueprint(api: GameApi) -> Blueprint:
         @blp.response(200, sc.view_response, example=ex["view"])
         @operation(blp, f"{op}View", played, security=AS_SEAT_OR_OBSERVER)
         def post(self, body: dict[str, Any]) -> Any:
-            """What a seat (with its credential) or an observer (no seat) may see."""
+            """What a seat (with its credential) or an observer (no seat) may see.
+
+            Never another seat's hand or selection, the deck order or the random state.
+            """
             env = open_token(api, body["token"])
             seat = body.get("seat")
             if seat is not None:
@@ -215,7 +221,10 @@ def make_blueprint(api: GameApi) -> Blueprint:
         @blp.response(200, sc.scores_response, example=ex["scores"])
         @operation(blp, f"{op}Scores", merge(BODY_ERRORS, TOKEN_ERRORS), security=PUBLIC)
         def post(self, body: dict[str, Any]) -> Any:
-            """Scores so far (final once the game is over), with their evidence."""
+            """Scores so far (final once the game is over), with their evidence.
+
+            Needs only the state token: scores show nothing a seat may not see.
+            """
             env = open_token(api, body["token"])
             return json_response(
                 {

@@ -344,3 +344,11 @@ def test_a_bot_cannot_move_after_the_end(client: FlaskClient) -> None:
     done = _finished_token(client)
     body = _as(client, f"{ED}/bot-move", done, bot="greedy").get_json()
     assert body["code"] == "game_over"
+
+
+@pytest.mark.parametrize("value", [0, 1, "true", "yes", None])
+def test_a_boolean_option_takes_only_true_or_false(client: FlaskClient, value: object) -> None:
+    resp = client.post(
+        f"{ED}/setup", json={"players": 2, "options": {"bismuth_radioactive": value}}
+    )
+    assert resp.status_code == 422 and resp.get_json()["code"] == "bad_option"

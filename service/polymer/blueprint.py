@@ -78,7 +78,10 @@ class Start(MethodView):
         security=AS_HOST,
     )
     def post(self, session_id: str) -> Any:
-        """The host starts the timer without waiting for every seat to be ready (no body)."""
+        """The host starts the timer without waiting for every seat to be ready.
+
+        No body: the host token in the Authorization header is all it needs.
+        """
         credential = bearer()
         loaded = flow.load(API, session_id)
         sealer().check_host(loaded.env.game_id, credential)
@@ -126,8 +129,11 @@ class Arrangement(MethodView):
         security=AS_SEAT,
     )
     def post(self, body: dict[str, Any], session_id: str) -> Any:
-        """Check the patterns you would show and score them against your best
-        arrangement."""
+        """Check the patterns you would show.
+
+        Refusals name the card or pattern at fault; a valid arrangement is scored
+        against your best one.
+        """
         credential = bearer()
         loaded = flow.load(API, session_id)
         authorize(loaded.env, body["seat"], credential)

@@ -51,7 +51,6 @@ class ProblemSchema(ma.Schema):
                     {"type": "null"},
                     {"type": "boolean"},
                     {"type": "integer"},
-                    {"type": "number"},
                     {"type": "string"},
                     {"type": "array", "items": {"type": "integer"}},
                     {"type": "array", "items": {"type": "string"}},
@@ -184,9 +183,19 @@ def move_field2properties(self: Any, field: fields.Field, **kwargs: Any) -> dict
     }
 
 
+class StrictBoolean(fields.Boolean):
+    """A JSON ``true`` or ``false`` only: not "yes", not 1, and not 0 (which Python
+    compares equal to ``False``, so a set of truthy/falsy values would let it in)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
 def strict_bool(**kwargs: Any) -> fields.Boolean:
-    """A JSON boolean only (marshmallow would also take "yes", 1, "on"...)."""
-    return fields.Boolean(truthy={True}, falsy={False}, **kwargs)
+    """A JSON boolean only (marshmallow would also take "yes", 1, "on", 0...)."""
+    return StrictBoolean(**kwargs)
 
 
 def move_type(name: str) -> fields.String:

@@ -225,7 +225,11 @@ def _build(api: GameApi) -> GameSchemas:
         ),
         session_move_request=schema(
             "SessionMoveRequest",
-            {"seat": seat_field(), "version": version_field(), "move": MoveField(api.moves)},
+            {
+                "seat": seat_field(),
+                "version": version_field(),
+                "move": MoveField(api.moves, required=True),
+            },
             True,
         ),
         session_bot_request=schema(

@@ -218,7 +218,10 @@ def make_session_blueprint(api: GameApi) -> Blueprint:
         @blp.doc(parameters=[IDEMPOTENCY])
         @operation(blp, f"{op}SessionBotMove", bot_errors, security=AS_SEAT)
         def post(self, body: dict[str, Any], session_id: str) -> Any:
-            """Let a bot choose and make the move for a seat, on the version you saw."""
+            """Let a bot choose and make the move for a seat, on the version you saw.
+
+            Retry-safe with an Idempotency-Key, like `/moves`.
+            """
             credential = bearer()
             result, replayed = flow.play(
                 api,
@@ -240,8 +243,11 @@ def make_session_blueprint(api: GameApi) -> Blueprint:
         @blp.response(200, sc.session_legal_response, example=ex["legal"])
         @operation(blp, f"{op}SessionLegalMoves", played, security=AS_SEAT)
         def post(self, body: dict[str, Any], session_id: str) -> Any:
-            """Every move the seat may make now (where the space is finite; otherwise
-            `move_space` says what else is legal)."""
+            """Every move the seat may make now.
+
+            Where the move space is too large to list (Polymer's multi-card offers),
+            `move_space` says what else is legal.
+            """
             credential = bearer()
             loaded = flow.load(api, session_id)
             seat = body["seat"]
@@ -265,7 +271,10 @@ def make_session_blueprint(api: GameApi) -> Blueprint:
         @blp.response(200, sc.session_scores_response, example=ex["scores"])
         @operation(blp, f"{op}SessionScores", SESSION_ERRORS, security=PUBLIC)
         def get(self, session_id: str) -> Any:
-            """Scores so far (final once the game is over), with their evidence."""
+            """Scores so far (final once the game is over), with their evidence.
+
+            A game with a clock applies time-up first if its deadline has passed.
+            """
             loaded = flow.fresh(flow.load(api, session_id))
             state = loaded.env.state
             return json_response(
@@ -294,8 +303,11 @@ def make_session_blueprint(api: GameApi) -> Blueprint:
             security=PUBLIC,
         )
         def get(self, session_id: str) -> Any:
-            """Follow a session live, from any instance, without polling. Events are
-            public (no card a seat could not see); fetch your view for the details."""
+            """Follow a session live, from any instance, without polling.
+
+            Events are public (no card a seat could not see); fetch your view for the
+            details.
+            """
             loaded = flow.load(api, session_id)
             settings = current_app.config["SETTINGS"]
             stream = _stream(loaded, settings.sse_max_seconds, settings.sse_heartbeat_seconds)
