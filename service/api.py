@@ -66,8 +66,9 @@ def problem_for_http(error: HTTPException) -> Problem:
             limit=current_app.config.get("MAX_CONTENT_LENGTH"),
         )
         headers = {}
-        if status == 405 and getattr(error, "valid_methods", None):
-            headers["Allow"] = ", ".join(error.valid_methods or [])
+        allowed = getattr(error, "valid_methods", None)
+        if status == 405 and allowed:
+            headers["Allow"] = ", ".join(allowed)
         return Problem(code, detail, headers=headers)
     if status >= 500:
         return Problem("internal_error", "An unexpected error happened; it has been logged.")
@@ -120,7 +121,7 @@ def _summarise(errors: Any, prefix: str = "") -> str:
     return "; ".join(parts[:8]) + ("; ..." if len(parts) > 8 else "")
 
 
-class ProblemApi(Api):
+class ProblemApi(Api):  # type: ignore[misc]  # flask-smorest has no type hints
     """``Api`` whose documented errors are per-operation problems (see ``service.docs``):
     no generic default error response is added to each operation."""
 

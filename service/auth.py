@@ -9,6 +9,7 @@ caches. A missing credential is ``401 credentials_missing`` (with
 from __future__ import annotations
 
 import hashlib
+from typing import Literal, overload
 
 from flask import request
 
@@ -16,6 +17,12 @@ from .problems import Problem
 
 SCHEME = "bearer"
 MAX_TOKEN = 200
+
+
+@overload
+def bearer(required: Literal[True] = True) -> str: ...
+@overload
+def bearer(required: bool) -> str | None: ...
 
 
 def bearer(required: bool = True) -> str | None:

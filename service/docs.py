@@ -148,14 +148,15 @@ def operation(
     security: list[dict[str, list[str]]] | None = None,
 ) -> Callable[[F], F]:
     """Document an operation: its id, its credentials and its problem responses."""
-    table = {status: list(codes) for status, codes in (table or {}).items() if codes}
+    listed = {status: list(codes) for status, codes in (table or {}).items()}
+    table = {status: codes for status, codes in listed.items() if codes}
     decorators: list[Callable[[F], F]] = []
     doc: dict[str, Any] = {"operationId": operation_id}
     if security is not None:
         doc["security"] = security
     decorators.append(blp.doc(**doc))
     if table:
-        schema = problem_schema(operation_id, (c for codes in table.values() for c in codes))
+        schema = problem_schema(operation_id, [c for codes in table.values() for c in codes])
         for status, codes in sorted(table.items()):
             decorators.append(
                 blp.alt_response(
@@ -164,7 +165,7 @@ def operation(
                     content_type=PROBLEM_JSON,
                     description="Problem details; `code` is one of: "
                     + ", ".join(f"`{c}`" for c in codes),
-                    example=_example(codes[0], status),
+                    example=_example(next(iter(codes)), status),
                     headers={name: header(name) for name in STATUS_HEADERS.get(status, ())},
                 )
             )
@@ -177,7 +178,7 @@ def operation(
     return decorate
 
 
-class HeadersPlugin(BasePlugin):  # type: ignore[misc]
+class HeadersPlugin(BasePlugin):
     """apispec plugin: declare ``X-Request-ID`` on every response of every operation."""
 
     def operation_helper(

@@ -86,7 +86,7 @@ class JsonParser(FlaskParser):
         return parse_json_body(data)
 
 
-class ApiBlueprint(Blueprint):
+class ApiBlueprint(Blueprint):  # type: ignore[misc]  # flask-smorest has no type hints
     """The service's Blueprint: its request bodies go through :class:`JsonParser`."""
 
     ARGUMENTS_PARSER = JsonParser()

@@ -35,7 +35,7 @@ def public_loans(state: Mapping[str, Any]) -> list[dict[str, Any]]:
 class PolymerClock:
     """The :class:`service.sessions.hooks.SessionHooks` of Polymer."""
 
-    def fields(self) -> Mapping[str, fields.Field]:
+    def fields(self) -> Mapping[str, fields.Field[Any]]:
         return {
             "phase": fields.String(
                 required=True, validate=validate.OneOf(["waiting", "trading", "ended"])

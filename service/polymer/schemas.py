@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import marshmallow as ma
 from marshmallow import fields, validate
 
@@ -12,7 +14,7 @@ from ..schemas.common import (
 )
 
 
-def card_ids(description: str, *, required: bool = True, min_size: int = 1) -> fields.List:
+def card_ids(description: str, *, required: bool = True, min_size: int = 1) -> fields.List[Any]:
     return fields.List(
         fields.Integer(strict=True, validate=validate.Range(min=0, max=103)),
         required=required,
@@ -272,14 +274,14 @@ class PoPublicLoanSchema(ma.Schema):
 
 
 # -- events ---------------------------------------------------------------------------
-def _event(name: str, **extra: fields.Field) -> type[ma.Schema]:
+def _event(name: str, **extra: fields.Field[Any]) -> type[ma.Schema]:
     return ma.Schema.from_dict(
         {"type": move_type(name), **extra},
         name="Po" + "".join(p.title() for p in name.split("_")) + "Event",
     )
 
 
-def _trade_fields() -> dict[str, fields.Field]:
+def _trade_fields() -> dict[str, fields.Field[Any]]:
     """An executed trade or undo: `gave` (each side's cards) only for the two seats."""
     return {
         "trade": fields.Integer(required=True),

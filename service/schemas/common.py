@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 import marshmallow as ma
@@ -90,7 +91,7 @@ FIELD_ERRORS = {
 }
 
 
-class MoveField(fields.Field):
+class MoveField(fields.Field[Any]):
     """A tagged move object; ``type`` selects the per-type schema.
 
     Documented as ``oneOf`` with a ``type`` discriminator. An unknown ``type`` is a
@@ -143,9 +144,16 @@ def _quoted(value: Any) -> str:
 class OptionsField(fields.Nested):
     """Setup options: unknown names are `unknown_option`, bad values `bad_option`."""
 
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+    def _deserialize(
+        self,
+        value: Any,
+        attr: str | None,
+        data: Mapping[str, Any] | None,
+        partial: bool | Sequence[str] | AbstractSet[str] | None = None,
+        **kwargs: Any,
+    ) -> Any:
         try:
-            return super()._deserialize(value, attr, data, **kwargs)
+            return super()._deserialize(value, attr, data, partial, **kwargs)
         except ma.ValidationError as err:
             messages = err.messages if isinstance(err.messages, dict) else {"_": err.messages}
             unknown = sorted(k for k, v in messages.items() if v == ["Unknown field."])
@@ -169,7 +177,7 @@ class OptionsField(fields.Nested):
             ) from None
 
 
-def move_field2properties(self: Any, field: fields.Field, **kwargs: Any) -> dict[str, Any]:
+def move_field2properties(self: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
     """apispec attribute function: document ``MoveField`` as a discriminated ``oneOf``."""
     if not isinstance(field, MoveField):
         return {}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import marshmallow as ma
 from marshmallow import fields, validate
@@ -62,8 +62,8 @@ def with_actor(cls: SchemaType) -> SchemaType:
 class GameSchemas:
     """Every request and response schema of one game, stateless and hosted."""
 
-    event: fields.Field
-    events: fields.List
+    event: fields.Field[Any]
+    events: fields.List[Any]
     setup_request: SchemaType
     session_request: SchemaType
     move_request: SchemaType
@@ -86,10 +86,8 @@ class GameSchemas:
 
 
 def _events(api: GameApi) -> Mapping[str, SchemaType]:
-    return {
-        name: with_actor(cls)
-        for name, cls in {**api.events, "game_started": GameStartedEventSchema}.items()
-    }
+    events: dict[str, SchemaType] = {**api.events, "game_started": GameStartedEventSchema}
+    return {name: with_actor(cls) for name, cls in events.items()}
 
 
 _SCHEMAS: dict[str, GameSchemas] = {}
@@ -114,7 +112,7 @@ def _build(api: GameApi) -> GameSchemas:
             "bot seats' moves included, each event with its `actor`)."
         },
     )
-    setup_fields = {
+    setup_fields: dict[str, fields.Field[Any]] = {
         # the range is documented here and enforced by the rules (`bad_players`)
         "players": fields.Integer(
             required=True,
@@ -143,7 +141,7 @@ def _build(api: GameApi) -> GameSchemas:
         setup_fields["bots"] = bots_field(info.bots)
     bot_default = "greedy" if "greedy" in info.bots else info.bots[0]
     move = MoveField(api.moves, required=True)
-    common = {
+    common: dict[str, fields.Field[Any]] = {
         "version": fields.Integer(required=True, metadata={"description": "Moves applied so far."}),
         "to_act": fields.List(
             fields.Integer(),
@@ -152,8 +150,10 @@ def _build(api: GameApi) -> GameSchemas:
         ),
         "outcome": fields.Nested(OutcomeSchema, required=True),
     }
-    token = {"token": fields.String(required=True, metadata={"description": "The new token."})}
-    seats = {
+    token: dict[str, fields.Field[Any]] = {
+        "token": fields.String(required=True, metadata={"description": "The new token."})
+    }
+    seats: dict[str, fields.Field[Any]] = {
         "game_id": fields.String(required=True),
         "seats": fields.List(fields.Nested(SeatTokenSchema), required=True),
         "host_token": fields.String(
@@ -170,17 +170,17 @@ def _build(api: GameApi) -> GameSchemas:
             metadata={"description": "The seats the service plays: seat -> bot."},
         ),
     }
-    view = {"view": fields.Nested(api.view, required=True)}
-    acted = {
+    view: dict[str, fields.Field[Any]] = {"view": fields.Nested(api.view, required=True)}
+    acted: dict[str, fields.Field[Any]] = {
         "seat": fields.Integer(required=True, metadata={"description": "The seat that moved."}),
         "move": MoveField(api.moves, required=True),
         "events": events,
     }
-    session = {
+    session: dict[str, fields.Field[Any]] = {
         "session_id": fields.String(required=True),
         **(dict(api.hooks.fields().items()) if api.hooks else {}),
     }
-    legal = {
+    legal: dict[str, fields.Field[Any]] = {
         "seat": fields.Integer(required=True),
         "version": fields.Integer(required=True),
         "moves": fields.List(MoveField(api.moves), required=True),
@@ -190,14 +190,14 @@ def _build(api: GameApi) -> GameSchemas:
             metadata={"description": "Where `moves` cannot list every move: what else is legal."},
         ),
     }
-    scores = {
+    scores: dict[str, fields.Field[Any]] = {
         "version": fields.Integer(required=True),
         "scores": fields.Nested(api.scores, required=True),
         "outcome": fields.Nested(OutcomeSchema, required=True),
     }
 
     def schema(
-        suffix: str, members: Mapping[str, fields.Field], strict: bool = False
+        suffix: str, members: Mapping[str, fields.Field[Any]], strict: bool = False
     ) -> SchemaType:
         base = StrictSchema if strict else ma.Schema
         return base.from_dict(dict(members), name=f"{name}{suffix}")

@@ -323,7 +323,7 @@ def make_session_blueprint(api: GameApi) -> Blueprint:
 def _stream(loaded: flow.Loaded, max_seconds: float, heartbeat: float) -> Iterator[str]:
     api = loaded.api
     st = flow.store()
-    pubsub = st.redis.pubsub(ignore_subscribe_messages=True)
+    pubsub = st.redis.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
     session_id = loaded.id
     env = loaded.env
     finished = api.game.outcome(env.state).finished

@@ -18,7 +18,7 @@ from rules.core import JSON, Event, Move, State
 
 
 class SessionHooks(Protocol):
-    def fields(self) -> Mapping[str, fields.Field]:
+    def fields(self) -> Mapping[str, fields.Field[Any]]:
         """The extra members of every session response, documented."""
         ...
 

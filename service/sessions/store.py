@@ -133,7 +133,7 @@ class SessionStore:
         self, session_id: str, seat: int, credential: str, key: str
     ) -> dict[str, Any] | None:
         raw = self.redis.get(self.idem_key(session_id, seat, credential, key))
-        return None if raw is None else orjson.loads(raw)  # type: ignore[no-any-return]
+        return None if raw is None else orjson.loads(raw)
 
     # writes -------------------------------------------------------------------------
     def create(
