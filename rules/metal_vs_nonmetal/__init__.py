@@ -1,0 +1,1 @@
+"""Metal vs. Non-Metal (`metal-vs-nonmetal`)."""
