@@ -698,7 +698,8 @@ def _next_exchange(state: State, events: list[Event]) -> tuple[State, list[Event
     initiator = next(s for s in order if s in holding)
     after = _counterclockwise_from(state, initiator)[1:]
     responder = next(s for s in after if s in holding)
-    skipped = [s for s in order if s not in holding and s != state["responder"]]
+    # the seats counterclockwise from the last responder that were due but hold nothing
+    skipped = order[: order.index(initiator)] + after[: after.index(responder)]
     state.update(
         phase="initiate",
         exchange=int(state["exchange"]) + 1,
