@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from rules.core import RuleViolation
@@ -86,7 +87,12 @@ def opposite(lead: Ion, other: Ion) -> bool:
 
 def answers(deck: Deck, lead: Ion) -> list[Answer]:
     """Every answer step 4 describes against ``lead`` (whatever the hand holds)."""
-    return [Answer(i, required_count(lead, i)) for i in deck.ions if opposite(lead, i)]
+    return list(_answers(deck.ions, lead))
+
+
+@cache
+def _answers(ions: tuple[Ion, ...], lead: Ion) -> tuple[Answer, ...]:
+    return tuple(Answer(i, required_count(lead, i)) for i in ions if opposite(lead, i))
 
 
 def held(deck: Deck, hand: Sequence[int]) -> dict[Ion, int]:
