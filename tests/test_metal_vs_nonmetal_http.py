@@ -155,3 +155,101 @@ def test_the_catalogue_describes_the_game(table: Any) -> None:
     assert detail["player_counts"]["4"] == {"hand_size": 6, "ion_deck": 16}
     assert {"wrong_charge_sign", "mixed_ions", "wrong_count"} <= set(detail["codes"])
     assert detail["rules_document"].startswith("# Metal vs. Non-Metal")
+
+
+# -- every problem this game adds, walked over HTTP ------------------------------------
+def _example_3_table(table: Any) -> Any:
+    t = table(SLUG, players=2, seed=1, options=EXAMPLE_3)
+    t.move(0, {"type": "play", "card": hand(t.view(0)["view"], "N3-")[0]})
+    return t
+
+
+def _answer(table: Any, cards: list[str]) -> Any:
+    deal = [["Ca2+", *["Na+"] * 5], [*cards, *["Al3+"] * (6 - len(cards))]]
+    t = table(SLUG, players=2, seed=1, options={"start_player": 0, "deal": deal})
+    t.move(0, {"type": "play", "card": hand(t.view(0)["view"], "Ca2+")[0]})
+    return t
+
+
+def _respond(t: Any, *labels: str) -> Any:
+    view = t.view(1)["view"]
+    cards = [hand(view, label)[0] for label in labels]
+    return t.move(1, {"type": "respond", "cards": cards}, expect=422)
+
+
+def p_not_your_turn(table: Any) -> Any:
+    return _example_3_table(table).move(0, {"type": "decline"}, expect=422)
+
+
+def p_wrong_step(table: Any) -> Any:
+    return _example_3_table(table).move(1, {"type": "decline"}, expect=422)
+
+
+def p_wrong_charge_sign(table: Any) -> Any:
+    t = _example_3_table(table)
+    return t.move(1, {"type": "respond", "cards": hand(t.view(1)["view"], "O2-")}, expect=422)
+
+
+def p_mixed_ions(table: Any) -> Any:
+    return _respond(_answer(table, ["Cl-", "O2-"]), "Cl-", "O2-")
+
+
+def p_wrong_count(table: Any) -> Any:
+    t = _answer(table, ["Cl-", "Cl-"])
+    return t.move(1, {"type": "respond", "cards": hand(t.view(1)["view"], "Cl-")[:1]}, expect=422)
+
+
+def p_charge_too_high(table: Any) -> Any:
+    return _respond(_answer(table, ["Cl-", "N3-"]), "N3-")
+
+
+def _power_play(table: Any) -> Any:
+    t = _example_3_table(table)
+    t.move(1, {"type": "respond", "cards": hand(t.view(1)["view"], "Ca2+")})
+    return t
+
+
+def p_reinforcement_ion(table: Any) -> Any:
+    t = _power_play(table)
+    return t.move(0, {"type": "reinforce", "cards": hand(t.view(0)["view"], "O2-")}, expect=422)
+
+
+def p_reinforcement_count(table: Any) -> Any:
+    deal = [
+        ["Na+", "Na+", "Na+", "Na+", "Ca2+", "Cl-"],
+        ["N3-", "Cl-", "O2-", "Na+", "Ca2+", "Al3+"],
+    ]
+    t = table(SLUG, players=2, seed=1, options={"start_player": 0, "deal": deal})
+    t.move(0, {"type": "play", "card": hand(t.view(0)["view"], "Na+")[0]})
+    t.move(1, {"type": "respond", "cards": hand(t.view(1)["view"], "N3-")})
+    # -3 against +1: 2 more Na+ balance; 1 is too few
+    return t.move(0, {"type": "reinforce", "cards": hand(t.view(0)["view"], "Na+")[:1]}, expect=422)
+
+
+def p_bad_ion_deck(table: Any) -> Any:
+    t = table(SLUG, players=2, seed=1)
+    resp = t.post("setup", {"players": 2, "options": {"ions": {"K+": 6, "Br-": 5}}})
+    return resp.get_json()
+
+
+PROBLEMS: dict[str, Any] = {
+    name.removeprefix("p_"): fn for name, fn in dict(globals()).items() if name.startswith("p_")
+}
+"""Every code this game adds, with a request that triggers it (the catalogue walk in
+tests/test_polymer_errors.py counts them as walked)."""
+
+
+@pytest.mark.parametrize("code", sorted(PROBLEMS))
+def test_each_problem_of_this_game(table: Any, spec: dict[str, Any], code: str) -> None:
+    problem = PROBLEMS[code](table)
+    assert problem["code"] == code, problem
+    assert problem["status"] == 422 and problem["type"] == f"/v1/problems/{code}"
+    assert problem["detail"] and problem["title"]
+    if code != "bad_ion_deck":
+        conforms(spec, "moves", problem, 422)
+
+
+def test_every_code_of_the_game_is_walked() -> None:
+    from rules.metal_vs_nonmetal import INFO
+
+    assert set(INFO.codes) - {"not_in_hand"} <= set(PROBLEMS)
