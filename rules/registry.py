@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from rules.core import Game
 from rules.element_draft import GAME as ELEMENT_DRAFT
+from rules.metal_vs_nonmetal import GAME as METAL_VS_NONMETAL
 from rules.polymer import GAME as POLYMER
 
 
@@ -13,7 +14,7 @@ def _index(*games: Game) -> Mapping[str, Game]:
     return {g.info.slug: g for g in games}
 
 
-GAMES: Mapping[str, Game] = _index(ELEMENT_DRAFT, POLYMER)
+GAMES: Mapping[str, Game] = _index(ELEMENT_DRAFT, POLYMER, METAL_VS_NONMETAL)
 
 
 def get(slug: str) -> Game:

@@ -18,7 +18,7 @@ from .meta_blueprint import health, make_catalogue, swagger_assets, version
 from .polymer.blueprint import blp as polymer_extras
 from .problems import Problem
 from .registry import game_apis
-from .schemas.common import FIELD_ERRORS, move_field2properties
+from .schemas.common import DETAIL_RECORD, FIELD_ERRORS, move_field2properties
 from .sessions.blueprint import make_session_blueprint
 from .sessions.store import SessionStore
 from .stateless import make_blueprint
@@ -114,6 +114,7 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
     for name, spec in HEADERS.items():
         components.header(name, spec)
     components.schema("FieldErrors", FIELD_ERRORS)
+    components.schema("DetailRecord", DETAIL_RECORD)
     for unused in ("PaginationMetadata", "Error"):  # flask-smorest's defaults, unused here
         components.schemas.pop(unused, None)
     install_error_handlers(app)

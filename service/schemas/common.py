@@ -55,6 +55,8 @@ class ProblemSchema(ma.Schema):
                     {"type": "string"},
                     {"type": "array", "items": {"type": "integer"}},
                     {"type": "array", "items": {"type": "string"}},
+                    {"type": "array", "items": {"$ref": "#/components/schemas/DetailRecord"}},
+                    {"$ref": "#/components/schemas/DetailRecord"},
                 ],
             }
         ),
@@ -77,6 +79,21 @@ class ProblemSchema(ma.Schema):
     token_game = fields.String(metadata={"description": "token_wrong_game: its game."})
     seat = fields.Integer(metadata={"description": "seat_token_invalid: the seat asked for."})
 
+
+DETAIL_RECORD = {
+    "type": "object",
+    "description": "A small record in a problem's details (an ion and a count, a card...).",
+    "additionalProperties": {
+        "oneOf": [
+            {"type": "null"},
+            {"type": "boolean"},
+            {"type": "integer"},
+            {"type": "string"},
+            {"type": "array", "items": {"type": "integer"}},
+            {"type": "array", "items": {"type": "string"}},
+        ]
+    },
+}
 
 FIELD_ERRORS = {
     "type": "object",

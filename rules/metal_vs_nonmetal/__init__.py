@@ -1,0 +1,5 @@
+"""Metal vs. Non-Metal (`metal-vs-nonmetal`)."""
+
+from .game import GAME, INFO
+
+__all__ = ["GAME", "INFO"]
