@@ -8,6 +8,7 @@ an illegal move is refused with a code.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import orjson
@@ -202,7 +203,14 @@ def test_internal_codes_on_the_rules_directly(slug: str) -> None:
     with pytest.raises(RuleViolation) as err:
         game.bot_move(state, seat, "no-such-bot")
     assert err.value.code == "unknown_bot"
-    broken = {**state, "hands": [list(state["hands"][1]), *state["hands"][1:]]}
+    if game.layout is None:
+        broken = {**state, "hands": [list(state["hands"][1]), *state["hands"][1:]]}
+    else:  # a zone game: one card held twice (it may have a single seat)
+        broken = copy.deepcopy(state)
+        zones = broken["zones"]
+        place = next(p for p in game.layout.places(zones) if game.layout.pile(zones, p))
+        pile = game.layout.pile(zones, place)
+        pile.append(pile[0])
     with pytest.raises(RuleViolation) as err:
         game.check(broken)  # seat 0 now holds seat 1's cards: duplicated, others lost
     assert err.value.code == "state_invalid"
