@@ -42,6 +42,7 @@ __all__ = [
     "capture_parts",
     "capture_text",
     "element_face",
+    "explain",
     "ion_balance",
     "missing_atoms",
     "parse_compound",
@@ -209,6 +210,32 @@ def ion_balance(elements: Sequence[tuple[str, int]]) -> tuple[Ion, ...] | None:
         if sum(c * n for c, (_, n) in zip(charges, elements, strict=True)) == 0:
             return tuple(Ion(s, c, n) for c, (s, n) in zip(charges, elements, strict=True))
     return None
+
+
+def explain(compound: Compound) -> str:
+    """One sentence on the bonding of ``compound``, for a learner.
+
+    >>> explain(parse_compound("Al2O3", "Aluminium oxide"))
+    'Al2O3 (aluminium oxide) is ionic: 2 Al3+ give +6 and 3 O2- give -6, so the compound is \
+neutral. Molar mass 101.961 g/mol.'
+    >>> explain(parse_compound("CO2", "Carbon dioxide"))
+    'CO2 (carbon dioxide) is covalent: 1 C and 2 O atoms share electron pairs in one \
+molecule. Molar mass 44.01 g/mol.'
+    """
+    head = compound.formula
+    if compound.name != compound.formula:
+        head += f" ({compound.name[0].lower() + compound.name[1:]})"
+    mass = f"Molar mass {compound.molar_mass:g} g/mol."
+    if compound.bonding == "ionic":
+        if compound.ions is None:
+            return f"{head} is ionic. {mass}"
+        sides = [
+            f"{i.count} {i.label()} give {'+' if i.charge > 0 else '-'}{abs(i.charge) * i.count}"
+            for i in compound.ions
+        ]
+        return f"{head} is ionic: {' and '.join(sides)}, so the compound is neutral. {mass}"
+    atoms = " and ".join(f"{n} {s}" for s, n in compound.elements)
+    return f"{head} is covalent: {atoms} atoms share electron pairs in one molecule. {mass}"
 
 
 # ---------------------------------------------------------------- cards -------------
