@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from .play import GameApi
 from .polymer.blueprint import API as POLYMER
+from .schemas.compound_capture import API as COMPOUND_CAPTURE
 from .schemas.element_draft import API as ELEMENT_DRAFT
 
 
 def game_apis() -> dict[str, GameApi]:
-    return {api.slug: api for api in (ELEMENT_DRAFT, POLYMER)}
+    return {api.slug: api for api in (ELEMENT_DRAFT, POLYMER, COMPOUND_CAPTURE)}
