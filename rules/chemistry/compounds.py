@@ -26,6 +26,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import product
 from typing import Any
 
@@ -99,7 +100,7 @@ class Compound:
     molar_mass: float
     ions: tuple[Ion, ...] | None
 
-    @property
+    @cached_property
     def atoms(self) -> int:
         """How many element cards a capture plays."""
         return sum(n for _, n in self.elements)

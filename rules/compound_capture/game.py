@@ -186,9 +186,16 @@ def decks_of(state: State) -> list[CompoundDeck]:
     return out
 
 
+@lru_cache(maxsize=64)
+def _cards(names: tuple[str, ...], custom: tuple[tuple[tuple[str, str], ...], ...]) -> TableCards:
+    return table_cards([_custom(custom) if n == "custom" else compound_deck(n) for n in names])
+
+
 def cards_of(state: State) -> TableCards:
-    """The physical cards of this game (ids from 1)."""
-    return table_cards(decks_of(state))
+    """The physical cards of this game (ids from 1); memoised, as every move needs them."""
+    names = tuple(state["decks"])
+    custom = _custom_key(state["options"]["compounds"]) if "custom" in names else ()
+    return _cards(names, custom)
 
 
 def _choose_decks(players: int, opts: dict[str, Any]) -> list[str]:
