@@ -258,7 +258,7 @@ def test_an_ionic_capture_explains_the_ions() -> None:
         hands=[["Al", "Al", "O", "O", "O"]],
         draw_top=["K", "K"],
         discard=["Na"],
-        row=["Al2O3", "NaCl", "KCl", "NaF", "KF", "MgO"],
+        row=["Al2O3", "NaCl", "KCl", "NaF", "LiF", "MgO"],
     )
     state = draw_two(state)
     move = {
