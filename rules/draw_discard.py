@@ -27,7 +27,7 @@ that finds no card it may draw (both piles spent) ends its draw early (event
 empty when a turn starts.
 
 Refusals are ``RuleViolation`` with these codes: ``not_your_turn``, ``draw_first``,
-``already_drawn``, ``two_from_discard``, ``empty_deck``, ``empty_discard``,
+``already_drawn``, ``two_from_discard``, ``empty_deck``,
 ``not_face_up``, ``duplicate_card``, ``not_in_hand``, ``bad_deal``, and from
 :func:`rules.chemistry.compounds.capture_parts` ``all_wild`` and ``wrong_elements``.
 """
@@ -60,6 +60,7 @@ __all__ = [
     "draw_sources",
     "layout",
     "new_turn",
+    "redeal_hidden",
     "verify_capture",
     "verify_discard",
     "verify_draw",
@@ -105,6 +106,20 @@ seat's captured compounds."""
 def layout(*extra: Zone) -> Layout:
     """The zones of the shared table plus a game's own (Canasta's runs)."""
     return Layout((*ZONES, *extra))
+
+
+# The same zones split by the kind of card they hold, so that resampling never deals a
+# hidden compound card into a hand.
+_PLAYING = Layout(tuple(z for z in ZONES if z.name in {"draw", "discard", "hand"}))
+_COMPOUNDS = Layout(tuple(z for z in ZONES if z.name in {"compounds", "row", "captured"}))
+
+
+def redeal_hidden(zones: Zones, seat: int | None, rng: RngState) -> tuple[Zones, RngState]:
+    """``zones`` with every card ``seat`` cannot see resampled (for the leak tests):
+    element and wild cards among the draw deck and the other hands, compound cards
+    within the compound pile. A game's own zones are left as they are."""
+    zones, rng = _PLAYING.redeal_hidden(zones, seat, rng)
+    return _COMPOUNDS.redeal_hidden(zones, seat, rng)
 
 
 def new_turn(seat: int) -> JSON:
@@ -260,9 +275,9 @@ def verify_draw(state: State, seat: int, source: str, deck_out: str) -> None:
                 "from the draw deck.",
                 rule=SEED_DRAW,
             )
-        if not zones["discard"]:
+        if not zones["discard"]:  # never, while every turn ends with a card on it
             raise RuleViolation(
-                "empty_discard", "The discard pile is empty; draw from the draw deck."
+                "state_invalid", "The discard pile is empty although no card was taken from it."
             )
     elif not _deck_available(zones, deck_out):
         why = (

@@ -552,7 +552,9 @@ def test_a_match_to_250_rotates_the_dealer_and_ends_at_the_target() -> None:
     assert [r["dealer"] for r in m["rounds"]] == [(2 + i) % 3 for i in range(len(rounds))]
     out = GAME.outcome(state)
     assert out.finished and m["totals"][out.winners[0]] == max(m["totals"])
-    assert refused(state, 0, {"type": "draw", "source": "deck"}).code in {"game_over", "match_over"}
+    assert refused(state, 0, {"type": "draw", "source": "deck"}).code == "game_over"
+    dealer = (m["dealer"] + 1) % 3
+    assert refused(state, dealer, {"type": "next_round"}).code == "match_over"
 
 
 def test_between_rounds_only_the_next_dealer_deals() -> None:
@@ -662,3 +664,14 @@ def test_views_show_own_hand_counts_and_public_piles_only() -> None:
     with pytest.raises(RuleViolation) as err:
         GAME.view(state, 2)
     assert err.value.code == "seat_out_of_range"
+
+
+def test_resampling_hidden_cards_keeps_compounds_out_of_hands() -> None:
+    state = GAME.setup(4, {}, 9)
+    for seat in (None, 0, 3):
+        for seed in range(5):
+            other = GAME.redeal_hidden(state, seat, seed)
+            GAME.check(other)  # each kind of card stays in its own zones
+            assert GAME.view(other, seat) == GAME.view(state, seat)
+    moved = {tuple(GAME.redeal_hidden(state, 0, s)["zones"]["hand"][1]) for s in range(5)}
+    assert len(moved) > 1

@@ -49,7 +49,6 @@ from rules.core import (
     resolve_options,
 )
 from rules.rng import new_rng
-from rules.zones import Layout
 
 from . import scoring
 from .bots import choose
@@ -58,10 +57,6 @@ SEED_PLAYERS = "1 - 3 players use one deck;1 - 6 players use two decks"
 SEED_MATCH = "Multiple rounds can be played until one player reaches 250 points."
 
 LAYOUT = dd.layout()
-# Two layouts over the same zones, so that redeal_hidden never mixes compound cards
-# with element cards (a hidden compound card can only be in the compound pile).
-PLAYING = Layout(tuple(z for z in dd.ZONES if z.name in {"draw", "discard", "hand"}))
-COMPOUNDS = Layout(tuple(z for z in dd.ZONES if z.name in {"compounds", "row", "captured"}))
 
 DECK_CHOICES = ("covalent", "ionic", "both")
 ONE_DECK_MAX = 3
@@ -72,7 +67,6 @@ CODES: Mapping[str, str] = {
     "already_drawn": "The seat has drawn its two cards; it must now capture or discard.",
     "two_from_discard": "The seat already took the top of the discard pile this turn.",
     "empty_deck": "The draw deck is empty and cannot be refilled now.",
-    "empty_discard": "The discard pile is empty.",
     "not_face_up": "The compound named is not one of the face-up compounds.",
     "duplicate_card": "A card is listed twice in one move.",
     "not_in_hand": "A card played is not in the seat's hand.",
@@ -570,6 +564,8 @@ def check(state: State) -> None:
         problems.append("seat lists differ in length from the player count")
     turn = state["turn"]
     if state["result"] is None:
+        if turn is not None and int(turn["drawn"]) == 0 and not zones["discard"]:
+            problems.append("a turn starts with an empty discard pile")
         if turn is None or not 0 <= int(turn["seat"]) < players:
             problems.append("the round is being played but nobody has the turn")
         elif not 0 <= int(turn["drawn"]) <= 2 or turn["step"] not in ("draw", "play"):
@@ -587,8 +583,7 @@ def check(state: State) -> None:
 def redeal_hidden(state: State, seat: int | None, seed: int) -> State:
     """``state`` with every card ``seat`` cannot see resampled (element and wild cards
     among the hidden element places, compound cards within the compound pile)."""
-    zones, rng = PLAYING.redeal_hidden(state["zones"], seat, new_rng(seed))
-    zones, rng = COMPOUNDS.redeal_hidden(zones, seat, rng)
+    zones, rng = dd.redeal_hidden(state["zones"], seat, new_rng(seed))
     return {**state, "zones": zones, "rng": rng}
 
 
