@@ -18,6 +18,10 @@ same round the highest total wins; a tie on the highest total is either shared
 (``on_tie="share"``) or broken by playing further rounds until one seat leads
 (``on_tie="play_on"``); each game says which, as an option.
 
+``max_rounds`` (optional) ends the match after that many rounds even if no seat has
+reached the target (a tie is then shared). A game whose rounds can score nothing, or
+less than nothing, for every seat needs it to prove that every match ends.
+
 >>> m = new_match(3, target=50, dealer=0)
 >>> m, events = end_round(m, [30, 10, 25])
 >>> m["over"], m["totals"], events[0]["type"]
@@ -68,8 +72,19 @@ def on_tie_option(default: str = "share") -> Option:
     )
 
 
-def check_options(target: object, on_tie: object = "share") -> None:
-    """Refuse an impossible ``target`` or ``on_tie`` (``bad_option``)."""
+def max_rounds_option(default: int, why: str) -> Option:
+    """The ``max_rounds`` setup option: the match ends after this many rounds at most."""
+    return Option(
+        "max_rounds",
+        "int",
+        default,
+        f"The match ends after this many rounds (1-1000) even if no seat has reached the "
+        f"target; the highest total then wins. {why}",
+    )
+
+
+def check_options(target: object, on_tie: object = "share", max_rounds: object = None) -> None:
+    """Refuse an impossible ``target``, ``on_tie`` or ``max_rounds`` (``bad_option``)."""
     if target is not None and (
         not isinstance(target, int) or isinstance(target, bool) or not 1 <= target <= 10_000
     ):
@@ -78,11 +93,26 @@ def check_options(target: object, on_tie: object = "share") -> None:
         )
     if on_tie not in ON_TIE:
         raise RuleViolation("bad_option", f"on_tie must be one of {list(ON_TIE)}, not {on_tie!r}.")
+    if max_rounds is not None and (
+        not isinstance(max_rounds, int)
+        or isinstance(max_rounds, bool)
+        or not 1 <= max_rounds <= 1000
+    ):
+        raise RuleViolation(
+            "bad_option", f"max_rounds must be a whole number 1-1000, not {max_rounds!r}."
+        )
 
 
-def new_match(players: int, *, target: int | None, dealer: int, on_tie: str = "share") -> JSON:
+def new_match(
+    players: int,
+    *,
+    target: int | None,
+    dealer: int,
+    on_tie: str = "share",
+    max_rounds: int | None = None,
+) -> JSON:
     """The match record of a new game: round 1 dealt by ``dealer``."""
-    return {
+    m: JSON = {
         "round": 1,
         "dealer": dealer,
         "target": target,
@@ -91,6 +121,9 @@ def new_match(players: int, *, target: int | None, dealer: int, on_tie: str = "s
         "rounds": [],
         "over": False,
     }
+    if max_rounds is not None:
+        m["max_rounds"] = max_rounds
+    return m
 
 
 def _leaders(totals: Sequence[int]) -> list[int]:
@@ -112,11 +145,17 @@ def end_round(match: Mapping[str, Any], points: Sequence[int]) -> tuple[JSON, li
     target = match["target"]
     reached = target is None or max(totals) >= target
     tied = len(_leaders(totals)) > 1
-    over = reached and not (tied and match["on_tie"] == "play_on")
+    limit = match.get("max_rounds")
+    last = limit is not None and int(match["round"]) >= limit
+    decided = reached and not (tied and match["on_tie"] == "play_on")
+    over = decided or last
     new = {**match, "totals": totals, "rounds": [*match["rounds"], record], "over": over}
     events: list[Event] = [{"type": "round_scored", **record, "target": target}]
     if over:
-        events.append({"type": "match_over", **outcome(new).to_json(), "totals": totals})
+        reason = "max_rounds" if not decided else "target" if target is not None else "one_round"
+        events.append(
+            {"type": "match_over", **outcome(new).to_json(), "totals": totals, "reason": reason}
+        )
     elif reached:
         events.append({"type": "match_tied", "leaders": _leaders(totals), "totals": totals})
     return new, events
@@ -178,4 +217,5 @@ def view(match: Mapping[str, Any]) -> JSON:
         "totals": list(match["totals"]),
         "rounds": [dict(r) for r in match["rounds"]],
         "over": match["over"],
+        "max_rounds": match.get("max_rounds"),
     }

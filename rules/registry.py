@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from rules.compound_capture import GAME as COMPOUND_CAPTURE
 from rules.core import Game
 from rules.element_draft import GAME as ELEMENT_DRAFT
 from rules.metal_vs_nonmetal import GAME as METAL_VS_NONMETAL
@@ -14,7 +15,7 @@ def _index(*games: Game) -> Mapping[str, Game]:
     return {g.info.slug: g for g in games}
 
 
-GAMES: Mapping[str, Game] = _index(ELEMENT_DRAFT, POLYMER, METAL_VS_NONMETAL)
+GAMES: Mapping[str, Game] = _index(ELEMENT_DRAFT, POLYMER, METAL_VS_NONMETAL, COMPOUND_CAPTURE)
 
 
 def get(slug: str) -> Game:

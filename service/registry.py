@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from .play import GameApi
 from .polymer.blueprint import API as POLYMER
+from .schemas.compound_capture import API as COMPOUND_CAPTURE
 from .schemas.element_draft import API as ELEMENT_DRAFT
 from .schemas.metal_vs_nonmetal import API as METAL_VS_NONMETAL
 
 
 def game_apis() -> dict[str, GameApi]:
-    return {api.slug: api for api in (ELEMENT_DRAFT, POLYMER, METAL_VS_NONMETAL)}
+    games = (ELEMENT_DRAFT, POLYMER, METAL_VS_NONMETAL, COMPOUND_CAPTURE)
+    return {api.slug: api for api in games}

@@ -249,6 +249,22 @@ TRIGGERS: dict[str, tuple[int, Callable[[FlaskClient], Any]]] = {
 # Internal consistency codes: only a corrupted state could raise them over HTTP (the
 # token is authenticated), so they are tested on the rules directly.
 ELSEWHERE = {"state_invalid", "unknown_bot", "duplicate_card"}
+# Compound Capture's codes, walked in tests/test_compound_capture_rules.py and _http.py.
+ELSEWHERE |= {
+    "not_your_turn",
+    "draw_first",
+    "already_drawn",
+    "two_from_discard",
+    "empty_deck",
+    "not_face_up",
+    "all_wild",
+    "wrong_elements",
+    "must_capture",
+    "bad_compounds",
+    "round_over",
+    "round_in_progress",
+    "match_over",
+}
 
 
 @pytest.mark.parametrize("code", sorted(TRIGGERS))

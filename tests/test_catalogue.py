@@ -7,7 +7,7 @@ from flask.testing import FlaskClient
 
 def test_games_are_listed_with_their_links(client: FlaskClient) -> None:
     games = {g["slug"]: g for g in client.get("/v1/games").get_json()["games"]}
-    assert {"element-draft", "polymer"} <= set(games)
+    assert {"element-draft", "polymer"} <= set(games)  # more games join as they are built
     assert games["element-draft"]["links"]["moves"] == "/v1/element-draft/moves"
     assert games["polymer"]["links"]["session_moves"] == ("/v1/polymer/sessions/{session_id}/moves")
     assert "moves" not in games["polymer"]["links"], "Polymer is only played as a session"

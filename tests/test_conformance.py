@@ -8,6 +8,7 @@ an illegal move is refused with a code.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import orjson
@@ -176,7 +177,7 @@ def _raised_codes(package: str) -> set[str]:
     return codes
 
 
-SHARED = ["core.py", "match.py", "zones.py", "chemistry"]
+SHARED = ["core.py", "match.py", "zones.py", "chemistry", "draw_discard.py"]
 
 
 def test_every_code_raised_is_declared_and_every_declared_code_is_raised() -> None:
@@ -204,10 +205,12 @@ def test_internal_codes_on_the_rules_directly(slug: str) -> None:
     assert err.value.code == "unknown_bot"
     if game.layout is None:
         broken = {**state, "hands": [list(state["hands"][1]), *state["hands"][1:]]}
-    else:  # a zone game: the first per-seat zone (the hands)
-        name = next(z.name for z in game.layout.zones if z.per_seat)
-        piles = state["zones"][name]
-        broken = {**state, "zones": {**state["zones"], name: [list(piles[1]), *piles[1:]]}}
+    else:  # a zone game: one card held twice (it may have a single seat)
+        broken = copy.deepcopy(state)
+        zones = broken["zones"]
+        place = next(p for p in game.layout.places(zones) if game.layout.pile(zones, p))
+        pile = game.layout.pile(zones, place)
+        pile.append(pile[0])
     with pytest.raises(RuleViolation) as err:
         game.check(broken)  # seat 0 now holds seat 1's cards: duplicated, others lost
     assert err.value.code == "state_invalid"

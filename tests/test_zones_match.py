@@ -142,6 +142,28 @@ def test_next_round_is_refused_at_the_wrong_time_or_seat() -> None:
     assert err.value.code == "match_over"
 
 
+def test_max_rounds_ends_a_match_that_never_reaches_its_target() -> None:
+    m = match.new_match(2, target=100, dealer=0, max_rounds=2)
+    m, events = match.end_round(m, [-3, 5])
+    assert not m["over"] and [e["type"] for e in events] == ["round_scored"]
+    m, events = match.end_round(match.next_round(m), [10, 1])
+    assert m["over"] and events[-1]["reason"] == "max_rounds"
+    assert match.outcome(m).winners == (0,) and match.view(m)["max_rounds"] == 2
+    tied = match.new_match(2, target=5, dealer=0, on_tie="play_on", max_rounds=1)
+    tied, events = match.end_round(tied, [5, 5])
+    assert tied["over"] and events[-1]["reason"] == "max_rounds"
+    assert match.outcome(tied).winners == (0, 1)
+    reached, events = match.end_round(match.new_match(2, target=5, dealer=0), [6, 1])
+    assert events[-1]["reason"] == "target" and match.view(reached)["max_rounds"] is None
+
+
+@pytest.mark.parametrize("max_rounds", [0, 1001, 2.0, False, "3"])
+def test_impossible_round_limits_are_refused(max_rounds: object) -> None:
+    with pytest.raises(RuleViolation) as err:
+        match.check_options(250, "share", max_rounds)
+    assert err.value.code == "bad_option"
+
+
 @pytest.mark.parametrize("target", [0, -1, 10_001, 2.5, True, "250"])
 def test_impossible_targets_are_refused(target: object) -> None:
     with pytest.raises(RuleViolation) as err:

@@ -1,0 +1,5 @@
+"""Compound Capture (`compound-capture`)."""
+
+from .game import GAME, INFO
+
+__all__ = ["GAME", "INFO"]

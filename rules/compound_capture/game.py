@@ -1,0 +1,613 @@
+"""Compound Capture: draw two, capture a face-up compound with its elements, or discard.
+
+The table and the turn are :mod:`rules.draw_discard` (shared with Chemistry Canasta);
+the decks are :mod:`rules.chemistry.decks.compound`; rounds are played to 250 with
+:mod:`rules.match`. This module adds the rules of the round: a capture is compulsory
+when one is possible (option ``must_capture``), the round ends when every compound is
+captured or after a lap of turns with no capture (or when the draw deck runs out, with
+``deck_out: "end_round"``), and the scoring of :mod:`.scoring`.
+
+>>> state = GAME.setup(2, {"target": None}, seed=3)
+>>> GAME.to_act(state), len(state["zones"]["row"]), [len(h) for h in state["zones"]["hand"]]
+([0], 6, [7, 7])
+>>> state, events = GAME.apply(state, 0, {"type": "draw", "source": "deck"})
+>>> [e["type"] for e in events], state["turn"]["step"]
+(['card_drawn'], 'draw')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from rules import draw_discard as dd
+from rules import match
+from rules.chemistry.decks.compound import (
+    DECK_NAMES,
+    CompoundDeck,
+    TableCards,
+    compound_deck,
+    custom_deck,
+    table_cards,
+)
+from rules.core import (
+    JSON,
+    Dynamics,
+    Event,
+    GameInfo,
+    GameRules,
+    Move,
+    Option,
+    Outcome,
+    RuleViolation,
+    State,
+    check_players,
+    check_seat,
+    is_int,
+    left_of,
+    resolve_options,
+)
+from rules.rng import new_rng
+
+from . import scoring
+from .bots import choose
+
+SEED_PLAYERS = "1 - 3 players use one deck;1 - 6 players use two decks"
+SEED_MATCH = "Multiple rounds can be played until one player reaches 250 points."
+
+LAYOUT = dd.layout()
+
+DECK_CHOICES = ("covalent", "ionic", "both")
+ONE_DECK_MAX = 3
+
+CODES: Mapping[str, str] = {
+    "not_your_turn": "It is another seat's turn.",
+    "draw_first": "The seat must draw its two cards before capturing or discarding.",
+    "already_drawn": "The seat has drawn its two cards; it must now capture or discard.",
+    "two_from_discard": "The seat already took the top of the discard pile this turn.",
+    "empty_deck": "The draw deck is empty and cannot be refilled now.",
+    "not_face_up": "The compound named is not one of the face-up compounds.",
+    "duplicate_card": "A card is listed twice in one move.",
+    "not_in_hand": "A card played is not in the seat's hand.",
+    "all_wild": "A compound cannot be captured with wild cards alone.",
+    "wrong_elements": "The cards played are not exactly the compound's elements.",
+    "must_capture": "The seat can capture a compound, so it may not discard.",
+    "bad_compounds": "The custom compound list is invalid or does not make a sound deck.",
+    **match.CODES,
+}
+
+
+def _player_counts() -> dict[int, dict[str, int]]:
+    table = {}
+    for players in range(1, 7):
+        decks = 1 if players <= ONE_DECK_MAX else 2
+        playing = decks * compound_deck("covalent").playing_cards
+        table[players] = {
+            "decks": decks,
+            "hand_size": dd.HAND,
+            "face_up": dd.FACE_UP,
+            "draw_deck": playing - dd.HAND * players - 1,
+        }
+    return table
+
+
+INFO = GameInfo(
+    slug="compound-capture",
+    title="Compound Capture",
+    seed_file="002_9f20549899bb9774.txt",
+    min_players=1,
+    max_players=6,
+    dynamics=Dynamics.TURN_BASED,
+    has_chance=True,
+    rules_version=1,
+    summary="Draw element and wild cards, capture face-up compounds by playing exactly their "
+    "elements (CO2: one C, two O), 25 points each; rounds to 250.",
+    options=(
+        Option(
+            "decks",
+            "str | null",
+            None,
+            "Which compound deck(s): 'covalent', 'ionic' or 'both'. One deck serves 1-3 "
+            "players, both serve 1-6. null: the Covalent deck for 1-3 players, both decks "
+            f'for 4-6. Seed: "{SEED_PLAYERS}"',
+            choices=(None, *DECK_CHOICES),
+        ),
+        Option(
+            "compounds",
+            "list[object] | null",
+            None,
+            "A teacher's own deck instead of the built-in ones: 6-20 compounds, each "
+            '{"formula": "CO2", "name": "Carbon dioxide", "bonding": "covalent"} (name and '
+            "bonding optional; at most 9 atoms). Six wild cards and element cards complete "
+            "it to 54 cards; two copies are used for 4-6 players.",
+        ),
+        Option(
+            "deck_out",
+            "str",
+            "reshuffle",
+            "When the draw deck runs out: 'reshuffle' the discard pile (all but its top card) "
+            "into a new draw deck, or 'end_round' after the turn that empties it.",
+            choices=dd.DECK_OUT,
+        ),
+        Option(
+            "must_capture",
+            "bool",
+            True,
+            "A seat that can capture a compound must (the seed: 'If the player cannot "
+            "capture a card, they must discard'); false lets it discard instead.",
+        ),
+        match.target_option(250, SEED_MATCH),
+        match.on_tie_option("share"),
+        match.max_rounds_option(
+            30,
+            "A round can end before anyone captures, with every seat at zero or below, so "
+            "without a limit a match need not end.",
+        ),
+        Option(
+            "deal",
+            "object | null",
+            None,
+            'Fix cards of the first round, for lessons and tests: {"hands": [["C", "O", '
+            '"wild"], ...] (one list per seat, at most 7 names: element symbols or "wild"), '
+            '"row": ["CO2", ...] (at most 6 formulas), "discard": "H"}; every part optional, '
+            "the rest dealt at random.",
+        ),
+    ),
+    player_counts=_player_counts(),
+    codes=CODES,
+)
+
+
+# ---------------------------------------------------------------- the cards ---------
+@lru_cache(maxsize=64)
+def _custom(key: tuple[tuple[tuple[str, str], ...], ...]) -> CompoundDeck:
+    return custom_deck([dict(entry) for entry in key])
+
+
+def _custom_key(entries: list[dict[str, Any]]) -> tuple[tuple[tuple[str, str], ...], ...]:
+    return tuple(tuple(sorted(e.items())) for e in entries)
+
+
+def decks_of(state: State) -> list[CompoundDeck]:
+    """The compound decks in play, in card-id order."""
+    out = []
+    for name in state["decks"]:
+        if name == "custom":
+            out.append(_custom(_custom_key(state["options"]["compounds"])))
+        else:
+            out.append(compound_deck(name))
+    return out
+
+
+@lru_cache(maxsize=64)
+def _cards(names: tuple[str, ...], custom: tuple[tuple[tuple[str, str], ...], ...]) -> TableCards:
+    return table_cards([_custom(custom) if n == "custom" else compound_deck(n) for n in names])
+
+
+def cards_of(state: State) -> TableCards:
+    """The physical cards of this game (ids from 1); memoised, as every move needs them."""
+    names = tuple(state["decks"])
+    custom = _custom_key(state["options"]["compounds"]) if "custom" in names else ()
+    return _cards(names, custom)
+
+
+def _choose_decks(players: int, opts: dict[str, Any]) -> list[str]:
+    chosen, custom = opts["decks"], opts["compounds"]
+    if chosen is not None and chosen not in DECK_CHOICES:
+        raise RuleViolation(
+            "bad_option", f"decks must be one of {list(DECK_CHOICES)} or null, not {chosen!r}."
+        )
+    if custom is not None:
+        if chosen is not None:
+            raise RuleViolation(
+                "bad_option",
+                "Give either decks (the built-in decks) or compounds (your own deck), not both.",
+            )
+        deck = custom_deck(custom)  # raises bad_compounds
+        opts["compounds"] = [
+            {"formula": c.formula, "name": c.name, "bonding": c.bonding} for c in deck.compounds
+        ]
+        return ["custom"] * (1 if players <= ONE_DECK_MAX else 2)
+    if chosen is None:
+        return ["covalent"] if players <= ONE_DECK_MAX else list(DECK_NAMES)
+    if chosen == "both":
+        return list(DECK_NAMES)
+    if players > ONE_DECK_MAX:
+        raise RuleViolation(
+            "bad_option",
+            f"One deck serves 1-{ONE_DECK_MAX} players; with {players} players use decks: 'both'.",
+            rule=SEED_PLAYERS,
+        )
+    return [chosen]
+
+
+# ---------------------------------------------------------------- setup -------------
+def setup(players: int, options: Mapping[str, Any], seed: int) -> State:
+    players = check_players(INFO, players)
+    opts = resolve_options(INFO, options)
+    match.check_options(opts["target"], opts["on_tie"], opts["max_rounds"])
+    if opts["deck_out"] not in dd.DECK_OUT:
+        raise RuleViolation(
+            "bad_option", f"deck_out must be one of {list(dd.DECK_OUT)}, not {opts['deck_out']!r}."
+        )
+    if not isinstance(opts["must_capture"], bool):
+        raise RuleViolation("bad_option", "must_capture must be true or false.")
+    deal_spec = opts["deal"]
+    if deal_spec is not None and (
+        not isinstance(deal_spec, Mapping) or not set(deal_spec) <= {"hands", "row", "discard"}
+    ):
+        raise RuleViolation(
+            "bad_deal", 'deal must be an object with (optional) "hands", "row" and "discard".'
+        )
+    decks = _choose_decks(players, opts)
+    dealer = players - 1  # so that seat 0, left of the dealer, starts the first round
+    state: State = {
+        "players": players,
+        "options": opts,
+        "decks": decks,
+        "rng": new_rng(seed),
+        "match": match.new_match(
+            players,
+            target=opts["target"],
+            dealer=dealer,
+            on_tie=opts["on_tie"],
+            max_rounds=opts["max_rounds"],
+        ),
+        "quiet": 0,
+        "result": None,
+    }
+    state, _ = dd.deal(state, cards_of(state), dealer, LAYOUT, deal_spec)
+    return state
+
+
+# ---------------------------------------------------------------- moves -------------
+MOVE_FIELDS: Mapping[str, frozenset[str]] = {
+    "draw": frozenset({"type", "source"}),
+    "capture": frozenset({"type", "compound", "cards"}),
+    "discard": frozenset({"type", "card"}),
+    "next_round": frozenset({"type"}),
+}
+
+
+def parse_move(move: Mapping[str, Any]) -> Move:
+    kind = move.get("type") if isinstance(move, Mapping) else None
+    if not isinstance(kind, str) or kind not in MOVE_FIELDS:
+        raise RuleViolation(
+            "unknown_move",
+            f"{kind!r} is not a move of Compound Capture; use one of {sorted(MOVE_FIELDS)}.",
+            known=sorted(MOVE_FIELDS),
+        )
+    extra = set(move) - MOVE_FIELDS[kind]
+    if extra:
+        raise RuleViolation(
+            "bad_move", f"A {kind!r} move has only {sorted(MOVE_FIELDS[kind])}; remove {extra}."
+        )
+    if kind == "draw":
+        if move.get("source") not in ("deck", "discard"):
+            raise RuleViolation(
+                "bad_move", "A draw names its source: 'deck' (the draw deck) or 'discard'."
+            )
+        return {"type": "draw", "source": move["source"]}
+    if kind == "capture":
+        cards = move.get("cards")
+        if (
+            not is_int(move.get("compound"))
+            or not isinstance(cards, list)
+            or not 1 <= len(cards) <= 60
+            or not all(is_int(c) for c in cards)
+        ):
+            raise RuleViolation(
+                "bad_move",
+                "A capture names the face-up compound card ('compound': its id) and the cards "
+                "you play ('cards': a list of 1 or more card ids from your hand).",
+            )
+        return {"type": "capture", "compound": move["compound"], "cards": list(cards)}
+    if kind == "discard":
+        if not is_int(move.get("card")):
+            raise RuleViolation("bad_move", "A discard names one card id of your hand: 'card'.")
+        return {"type": "discard", "card": move["card"]}
+    return {"type": "next_round"}
+
+
+def round_over(state: State) -> bool:
+    return state["result"] is not None
+
+
+def _can_capture(state: State, seat: int, cards: TableCards) -> bool:
+    return bool(dd.capture_moves(state, seat, cards))
+
+
+def _verify(state: State, seat: int, move: Move, cards: TableCards) -> list[JSON] | None:
+    """Raise what forbids ``move``; return a capture's parts."""
+    check_seat(state, seat)
+    if move["type"] == "next_round":
+        match.verify_next_round(state["match"], round_over(state), seat)
+        return None
+    if state["match"]["over"]:
+        raise RuleViolation("game_over", "The match is over; no more moves are accepted.")
+    if round_over(state):
+        dealer = match.next_round_seat(state["match"])
+        raise RuleViolation(
+            "round_over",
+            f"The round is over: seat {dealer}, the next dealer, deals the next round.",
+            dealer=dealer,
+        )
+    deck_out = state["options"]["deck_out"]
+    if move["type"] == "draw":
+        dd.verify_draw(state, seat, move["source"], deck_out)
+        return None
+    if move["type"] == "capture":
+        return dd.verify_capture(state, seat, move["compound"], move["cards"], cards)
+    dd.verify_discard(state, seat, move["card"], cards)
+    if state["options"]["must_capture"] and _can_capture(state, seat, cards):
+        raise RuleViolation(
+            "must_capture",
+            "You can capture a face-up compound with your cards, so you must capture it "
+            "instead of discarding (see your legal moves).",
+            rule=dd.SEED_DISCARD,
+        )
+    return None
+
+
+def verify(state: State, seat: int, move: Move) -> None:
+    _verify(state, seat, move, cards_of(state))
+
+
+def to_act(state: State) -> list[int]:
+    if state["match"]["over"]:
+        return []
+    if round_over(state):
+        return [match.next_round_seat(state["match"])]
+    return [int(state["turn"]["seat"])]
+
+
+def legal_moves(state: State, seat: int) -> list[Move]:
+    check_seat(state, seat)
+    if seat not in to_act(state):
+        return []
+    if round_over(state):
+        options: list[Move] = [{"type": "next_round"}]
+    elif state["turn"]["step"] == "draw":
+        options = [{"type": "draw", "source": s} for s in ("deck", "discard")]
+    else:
+        cards = cards_of(state)
+        captures = dd.capture_moves(state, seat, cards)
+        options = list(captures)
+        if not (captures and state["options"]["must_capture"]):
+            options += [{"type": "discard", "card": c} for c in state["zones"]["hand"][seat]]
+    return [m for m in options if GAME.can(state, seat, m)]
+
+
+def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
+    move = parse_move(move)
+    cards = cards_of(state)
+    parts = _verify(state, seat, move, cards)
+    kind = move["type"]
+    if kind == "next_round":
+        return _next_round(state, cards)
+    if kind == "draw":
+        return dd.apply_draw(
+            state, seat, move["source"], cards, LAYOUT, state["options"]["deck_out"]
+        )
+    if kind == "capture":
+        assert parts is not None
+        new, events = dd.apply_capture(
+            state, seat, move["compound"], move["cards"], cards, LAYOUT, parts
+        )
+        events[0]["points"] = scoring.COMPOUND_POINTS
+        return _end_turn(new, seat, events, cards, captured=True)
+    new, events = dd.apply_discard(state, seat, move["card"], cards, LAYOUT)
+    return _end_turn(new, seat, events, cards, captured=False)
+
+
+def _end_reason(state: State) -> str | None:
+    zones = state["zones"]
+    if not zones["row"] and not zones["compounds"]:
+        return "all_captured"
+    if int(state["quiet"]) >= int(state["players"]):
+        return "quiet_lap"
+    if dd.deck_ran_out(state, state["options"]["deck_out"]):
+        return "deck_empty"
+    return None
+
+
+def _end_turn(
+    state: State, seat: int, events: list[Event], cards: TableCards, *, captured: bool
+) -> tuple[State, list[Event]]:
+    new = {**state, "quiet": 0 if captured else int(state["quiet"]) + 1}
+    reason = _end_reason(new)
+    if reason is None:
+        nxt = left_of(seat, int(state["players"]))
+        new["turn"] = dd.new_turn(nxt)
+        events.append({"type": "turn_started", "seat": nxt})
+        return new, events
+    result = scoring.round_result(new["zones"], cards, reason)
+    m, more = match.end_round(new["match"], [s["points"] for s in result["seats"]])
+    new.update(turn=None, result=result, match=m)
+    events.append({"type": "round_ended", "round": m["round"], **result})
+    events.extend(more)
+    return new, events
+
+
+def _next_round(state: State, cards: TableCards) -> tuple[State, list[Event]]:
+    m = match.next_round(state["match"])
+    new = {**state, "match": m, "quiet": 0, "result": None}
+    new, events = dd.deal(new, cards, int(m["dealer"]), LAYOUT)
+    events[0]["round"] = m["round"]
+    return new, events
+
+
+# ---------------------------------------------------------------- views -------------
+def view(state: State, seat: int | None) -> JSON:
+    if seat is not None:
+        check_seat(state, seat)
+    cards = cards_of(state)
+    show = cards.face
+    zones = state["zones"]
+    players = int(state["players"])
+    result = state["result"]
+    m = state["match"]
+    discard = LAYOUT.pile_view(zones, ("discard", None), seat, show)
+    discard["top"] = show(zones["discard"][-1]) if zones["discard"] else None
+    seats = []
+    for s in range(players):
+        captured = zones["captured"][s]
+        seats.append(
+            {
+                "seat": s,
+                "hand_count": len(zones["hand"][s]),
+                "captured": LAYOUT.pile_view(zones, ("captured", s), seat, show),
+                "compound_points": scoring.COMPOUND_POINTS * len(captured),
+                "round_points": result["seats"][s]["points"] if result else None,
+                "total": m["totals"][s],
+            }
+        )
+    out: JSON = {
+        "game": INFO.slug,
+        "players": players,
+        "decks": list(state["decks"]),
+        "phase": "match_over" if m["over"] else "round_over" if result else "play",
+        "turn": dict(state["turn"]) if state["turn"] else None,
+        "quiet_turns": int(state["quiet"]),
+        "lap": players,
+        "deck_out": state["options"]["deck_out"],
+        "must_capture": state["options"]["must_capture"],
+        "row": LAYOUT.pile_view(zones, ("row", None), seat, show),
+        "compound_pile": LAYOUT.pile_view(zones, ("compounds", None), seat, show),
+        "draw": LAYOUT.pile_view(zones, ("draw", None), seat, show),
+        "discard": discard,
+        "seats": seats,
+        "round_end": result,
+        "match": match.view(m),
+        "you": None,
+    }
+    if seat is not None:
+        out["you"] = {"seat": seat, "hand": [show(c) for c in zones["hand"][seat]]}
+    return out
+
+
+def scores(state: State) -> JSON:
+    """Captured compounds of the round so far; the penalties once the round is over
+    (before then they would tell which cards are in a hand)."""
+    cards = cards_of(state)
+    zones = state["zones"]
+    result = state["result"]
+    m = state["match"]
+    seats = []
+    for s in range(int(state["players"])):
+        captured = zones["captured"][s]
+        row: JSON = {
+            "seat": s,
+            "compounds": [str(cards.face(c)["formula"]) for c in captured],
+            "compound_points": scoring.COMPOUND_POINTS * len(captured),
+            "hand_count": len(zones["hand"][s]),
+            "elements_in_hand": None,
+            "wilds_in_hand": None,
+            "penalty": None,
+            "round_points": None,
+            "total": m["totals"][s],
+        }
+        if result:
+            done = result["seats"][s]
+            row.update(
+                elements_in_hand=done["elements_in_hand"],
+                wilds_in_hand=done["wilds_in_hand"],
+                penalty=done["penalty"],
+                round_points=done["points"],
+            )
+        seats.append(row)
+    return {
+        "round": m["round"],
+        "round_over": result is not None,
+        "final": bool(m["over"]),
+        "seats": seats,
+        "rounds": [dict(r) for r in m["rounds"]],
+    }
+
+
+def outcome(state: State) -> Outcome:
+    return match.outcome(state["match"])
+
+
+def bot_move(state: State, seat: int, bot: str) -> tuple[Move, State]:
+    if bot not in ("random", "greedy"):
+        raise RuleViolation("unknown_bot", f"There is no bot {bot!r}; choose random or greedy.")
+    legal = legal_moves(state, seat)
+    if not legal:
+        check_seat(state, seat)
+        if state["match"]["over"]:
+            raise RuleViolation("game_over", "The match is over; no more moves are accepted.")
+        raise RuleViolation(
+            "not_your_turn", f"Seat {to_act(state)[0]} is to act, not seat {seat}.", seat=seat
+        )
+    move, rng = choose(state, seat, bot, legal, cards_of(state))
+    return move, {**state, "rng": rng}
+
+
+# ---------------------------------------------------------------- invariants --------
+def check(state: State) -> None:
+    """Cards conserved and in their kind of zone; the row full while compounds remain;
+    the turn record consistent with the phase."""
+    cards = cards_of(state)
+    zones = state["zones"]
+    problems = LAYOUT.conservation_problems(zones, cards.ids)
+    players = int(state["players"])
+    compound_places = {"compounds", "row", "captured"}
+    for place in LAYOUT.places(zones):
+        for c in LAYOUT.pile(zones, place):
+            if c in cards.ids and (cards.kind(c) == "compound") != (place[0] in compound_places):
+                problems.append(f"card {c} ({cards.kind(c)}) is in {place[0]}")
+    if len(zones["row"]) > dd.FACE_UP or (zones["compounds"] and len(zones["row"]) < dd.FACE_UP):
+        problems.append(f"{len(zones['row'])} compounds face up")
+    if len(zones["hand"]) != players or len(state["match"]["totals"]) != players:
+        problems.append("seat lists differ in length from the player count")
+    turn = state["turn"]
+    if state["result"] is None:
+        if turn is not None and int(turn["drawn"]) == 0 and not zones["discard"]:
+            problems.append("a turn starts with an empty discard pile")
+        if turn is None or not 0 <= int(turn["seat"]) < players:
+            problems.append("the round is being played but nobody has the turn")
+        elif not 0 <= int(turn["drawn"]) <= 2 or turn["step"] not in ("draw", "play"):
+            problems.append(f"impossible turn record {turn}")
+        elif turn["step"] == "draw" and int(turn["drawn"]) == 2:
+            problems.append("two cards drawn but still drawing")
+        if not 0 <= int(state["quiet"]) < players:
+            problems.append(f"{state['quiet']} quiet turns in a round still being played")
+    elif turn is not None:
+        problems.append("the round is over but a seat has the turn")
+    if problems:
+        raise RuleViolation("state_invalid", "; ".join(problems))
+
+
+def redeal_hidden(state: State, seat: int | None, seed: int) -> State:
+    """``state`` with every card ``seat`` cannot see resampled (element and wild cards
+    among the hidden element places, compound cards within the compound pile)."""
+    zones, rng = dd.redeal_hidden(state["zones"], seat, new_rng(seed))
+    return {**state, "zones": zones, "rng": rng}
+
+
+def deck() -> list[JSON]:
+    """Every card of both built-in decks (ids as in a game with decks: 'both')."""
+    return [dict(f) for f in table_cards([compound_deck(n) for n in DECK_NAMES]).faces]
+
+
+GAME = GameRules(
+    info=INFO,
+    setup=setup,
+    parse_move=parse_move,
+    verify=verify,
+    to_act=to_act,
+    legal_moves=legal_moves,
+    apply=apply,
+    view=view,
+    scores=scores,
+    outcome=outcome,
+    bot_move=bot_move,
+    check=check,
+    redeal_hidden=redeal_hidden,
+    deck=deck,
+    layout=LAYOUT,
+)
+
+__all__ = ["GAME", "INFO"]

@@ -1,0 +1,460 @@
+"""Draw two, then capture or discard: the turn shared by Compound Capture and Canasta.
+
+The seed gives both games the same table and the same turn:
+
+- compound cards apart, six face up (the *row*), the rest face down (the *compound
+  pile*); 7 element or wild cards dealt to each seat; the rest is the *draw deck*; one
+  card turned up starts the *discard pile*;
+- the seat left of the dealer starts; a turn is two draws (two from the draw deck, or
+  one from it and the top of the discard pile, never two from the discard pile), then
+  at most one capture (name a face-up compound, play exactly its elements onto the
+  discard pile, wild cards allowed but not alone), else a discard; a captured compound
+  is replaced from the compound pile so that six stay face up.
+
+This module holds those zones and steps as pure functions over the game state; a game
+adds its own steps (Canasta's runs and claims), its end of round and its scoring. The
+state keys it uses: ``players``, ``rng``, ``zones`` (laid out by :func:`layout`) and
+``turn`` (:func:`new_turn`: ``seat``, ``step`` ``"draw"`` or ``"play"``, ``drawn``,
+``took_discard``). Cards are named by id; their faces come from a
+:class:`rules.chemistry.decks.compound.TableCards`.
+
+When the draw deck runs out, ``deck_out`` says what happens (a game option):
+``"reshuffle"`` shuffles the discard pile, all but its top card, into a new draw deck
+when a seat draws from the empty deck; ``"end_round"`` ends the round after the turn
+that empties the draw deck (see :func:`deck_ran_out`). Under ``"reshuffle"`` a seat
+that finds no card it may draw (both piles spent) ends its draw early (event
+``draw_ended``); it always gets at least one card, because the discard pile is never
+empty when a turn starts.
+
+Refusals are ``RuleViolation`` with these codes: ``not_your_turn``, ``draw_first``,
+``already_drawn``, ``two_from_discard``, ``empty_deck``,
+``not_face_up``, ``duplicate_card``, ``not_in_hand``, ``bad_deal``, and from
+:func:`rules.chemistry.compounds.capture_parts` ``all_wild`` and ``wrong_elements``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rules.chemistry.compounds import capture_choices, capture_parts, capture_text, explain
+from rules.chemistry.decks.compound import TableCards
+from rules.core import JSON, Event, RuleViolation, State, left_of
+from rules.rng import RngState, shuffled
+from rules.zones import Layout, Seen, Zone, Zones
+
+__all__ = [
+    "DECK_OUT",
+    "FACE_UP",
+    "HAND",
+    "SEED_DEAL",
+    "SEED_DISCARD",
+    "SEED_DRAW",
+    "ZONES",
+    "apply_capture",
+    "apply_discard",
+    "apply_draw",
+    "capture_moves",
+    "deal",
+    "deck_ran_out",
+    "draw_sources",
+    "layout",
+    "new_turn",
+    "redeal_hidden",
+    "verify_capture",
+    "verify_discard",
+    "verify_draw",
+    "verify_step",
+]
+
+FACE_UP = 6
+HAND = 7
+DECK_OUT = ("reshuffle", "end_round")
+
+SEED_DEAL = (
+    "Deal each player 7 cards from the deck of element cards and wild cards. Place remaining "
+    "cards face down in center of game space. This is the draw deck. Turn one card from the "
+    "draw deck face up. This is the discard pile."
+)
+SEED_DRAW = (
+    "The first player picks up two cards. They may select two cards from the top of the draw "
+    "deck or they may pick up one card from the top of the draw deck and the top card from "
+    "the discard pile. They may not select two cards from the discard pile."
+)
+SEED_CAPTURE_STEP = (
+    "After drawing the cards, the player should try to capture one of the six compound cards."
+)
+SEED_DISCARD = (
+    "If the player cannot capture a card, they must discard a card from their hand onto the "
+    "discard pile."
+)
+SEED_ONE_CAPTURE = "Only one card can be captured per turn."
+
+ZONES: tuple[Zone, ...] = (
+    Zone("draw", Seen.HIDDEN),
+    Zone("discard", Seen.PUBLIC),
+    Zone("hand", Seen.OWNER, per_seat=True, ordered=False),
+    Zone("compounds", Seen.HIDDEN),
+    Zone("row", Seen.PUBLIC),
+    Zone("captured", Seen.PUBLIC, per_seat=True),
+)
+"""The draw deck (face down), the discard pile (every card on it was played face up, so
+all of it is public), the hands, the face-down compound pile, the face-up row and each
+seat's captured compounds."""
+
+
+def layout(*extra: Zone) -> Layout:
+    """The zones of the shared table plus a game's own (Canasta's runs)."""
+    return Layout((*ZONES, *extra))
+
+
+# The same zones split by the kind of card they hold, so that resampling never deals a
+# hidden compound card into a hand.
+_PLAYING = Layout(tuple(z for z in ZONES if z.name in {"draw", "discard", "hand"}))
+_COMPOUNDS = Layout(tuple(z for z in ZONES if z.name in {"compounds", "row", "captured"}))
+
+
+def redeal_hidden(zones: Zones, seat: int | None, rng: RngState) -> tuple[Zones, RngState]:
+    """``zones`` with every card ``seat`` cannot see resampled (for the leak tests):
+    element and wild cards among the draw deck and the other hands, compound cards
+    within the compound pile. A game's own zones are left as they are."""
+    zones, rng = _PLAYING.redeal_hidden(zones, seat, rng)
+    return _COMPOUNDS.redeal_hidden(zones, seat, rng)
+
+
+def new_turn(seat: int) -> JSON:
+    """The turn record of ``seat``'s turn, before its first draw."""
+    return {"seat": seat, "step": "draw", "drawn": 0, "took_discard": False}
+
+
+# ---------------------------------------------------------------- dealing -----------
+def _fixed(
+    spec: Mapping[str, Any], cards: TableCards, players: int
+) -> tuple[list[list[int]], list[int], list[int]]:
+    """The cards a fixed deal names: hands, row, discard (see :func:`deal`)."""
+    free: dict[str, list[int]] = {}
+    for card in cards.playing_ids():
+        face = cards.face(card)
+        free.setdefault("wild" if face["kind"] == "wild" else str(face["symbol"]), []).append(card)
+    formulas: dict[str, list[int]] = {}
+    for card in cards.compound_ids():
+        formulas.setdefault(str(cards.face(card)["formula"]), []).append(card)
+
+    def take(pool: dict[str, list[int]], name: object, where: str) -> int:
+        if not isinstance(name, str) or not pool.get(name):
+            known = ", ".join(sorted(pool))
+            raise RuleViolation(
+                "bad_deal",
+                f"{where}: no card {name!r} left to deal (the cards in play: {known}).",
+                rule=SEED_DEAL,
+            )
+        return pool[name].pop(0)
+
+    hands_spec = spec.get("hands") or [[] for _ in range(players)]
+    if not isinstance(hands_spec, list) or len(hands_spec) != players:
+        raise RuleViolation("bad_deal", f"deal.hands must list {players} hands, one per seat.")
+    hands: list[list[int]] = []
+    for seat, names in enumerate(hands_spec):
+        if not isinstance(names, list) or len(names) > HAND:
+            raise RuleViolation(
+                "bad_deal", f"deal.hands[{seat}] must be a list of at most {HAND} cards."
+            )
+        hands.append([take(free, n, f"deal.hands[{seat}]") for n in names])
+    row_spec = spec.get("row") or []
+    if not isinstance(row_spec, list) or len(row_spec) > FACE_UP:
+        raise RuleViolation("bad_deal", f"deal.row must be a list of at most {FACE_UP} formulas.")
+    row = [take(formulas, f, "deal.row") for f in row_spec]
+    top = spec.get("discard")
+    discard = [] if top is None else [take(free, top, "deal.discard")]
+    return hands, row, discard
+
+
+def deal(
+    state: State,
+    cards: TableCards,
+    dealer: int,
+    table: Layout,
+    spec: Mapping[str, Any] | None = None,
+) -> tuple[State, list[Event]]:
+    """Deal a round: ``state`` with new ``zones``, ``rng`` and ``turn`` (left of ``dealer``).
+
+    ``spec`` fixes some cards for a lesson or a test: ``{"hands": [[name, ...] per seat],
+    "row": [formula, ...], "discard": name}``, every part optional, where a name is an
+    element symbol or ``"wild"`` (the lowest-numbered free copy is dealt). Everything
+    it leaves open is dealt at random. Raises ``RuleViolation("bad_deal")``.
+    """
+    players = int(state["players"])
+    hands, row, discard = _fixed(spec or {}, cards, players)
+    fixed = {c for h in hands for c in h} | set(row) | set(discard)
+    rng: RngState = state["rng"]
+    rng, compounds = shuffled(rng, [c for c in cards.compound_ids() if c not in fixed])
+    rng, playing = shuffled(rng, [c for c in cards.playing_ids() if c not in fixed])
+    for k in range(HAND):  # one card at a time, starting left of the dealer
+        for i in range(players):
+            seat = left_of(dealer + i, players)
+            if len(hands[seat]) <= k:
+                hands[seat].append(playing.pop())
+    if not discard:
+        discard = [playing.pop()]
+    while len(row) < FACE_UP and compounds:
+        row.append(compounds.pop())
+    zones = table.deal(
+        players, draw=playing, discard=discard, hand=hands, compounds=compounds, row=row
+    )
+    first = left_of(dealer, players)
+    new = {**state, "rng": rng, "zones": zones, "turn": new_turn(first)}
+    events: list[Event] = [
+        {"type": "round_dealt", "dealer": dealer, "first": first, "hand_size": HAND},
+    ]
+    for seat in range(players):
+        events.append(
+            table.moved(
+                {"type": "cards_dealt", "seat": seat},
+                zones["hand"][seat],
+                ("draw", None),
+                ("hand", seat),
+                players,
+                cards.face,
+            )
+        )
+    events.append(
+        {"type": "compounds_turned_up", "cards": [cards.face(c) for c in row], "count": len(row)}
+    )
+    events.append({"type": "discard_started", "card": cards.face(discard[-1])})
+    return new, events
+
+
+# ---------------------------------------------------------------- turn steps --------
+def verify_step(state: State, seat: int, step: str) -> None:
+    """Refuse a move by a seat whose turn it is not, or at the wrong step of the turn."""
+    turn = state["turn"]
+    if seat != turn["seat"]:
+        raise RuleViolation(
+            "not_your_turn", f"It is seat {turn['seat']}'s turn; wait for yours.", seat=seat
+        )
+    if step == "draw" and turn["step"] != "draw":
+        raise RuleViolation(
+            "already_drawn",
+            "You have drawn your two cards: now capture a compound or discard a card.",
+            rule=SEED_DRAW,
+        )
+    if step == "play" and turn["step"] != "play":
+        left = 2 - int(turn["drawn"])
+        raise RuleViolation(
+            "draw_first",
+            f"Draw first: {left} more card{'s' if left > 1 else ''} to pick up, from the draw "
+            "deck or the top of the discard pile.",
+            rule=SEED_CAPTURE_STEP,
+        )
+
+
+def _deck_available(zones: Zones, deck_out: str) -> bool:
+    return bool(zones["draw"]) or (deck_out == "reshuffle" and len(zones["discard"]) > 1)
+
+
+def draw_sources(state: State, deck_out: str) -> list[str]:
+    """Where the seat to act may draw its next card from now (``deck``, ``discard``)."""
+    zones = state["zones"]
+    sources = []
+    if _deck_available(zones, deck_out):
+        sources.append("deck")
+    if zones["discard"] and not state["turn"]["took_discard"]:
+        sources.append("discard")
+    return sources
+
+
+def verify_draw(state: State, seat: int, source: str, deck_out: str) -> None:
+    """Refuse drawing a card from ``source`` (``deck`` or ``discard``) now."""
+    verify_step(state, seat, "draw")
+    zones = state["zones"]
+    if source == "discard":
+        if state["turn"]["took_discard"]:
+            raise RuleViolation(
+                "two_from_discard",
+                "You already took the top of the discard pile this turn; take your other card "
+                "from the draw deck.",
+                rule=SEED_DRAW,
+            )
+        if not zones["discard"]:  # never, while every turn ends with a card on it
+            raise RuleViolation(
+                "state_invalid", "The discard pile is empty although no card was taken from it."
+            )
+    elif not _deck_available(zones, deck_out):
+        why = (
+            "and the discard pile has no cards under its top to reshuffle"
+            if deck_out == "reshuffle"
+            else "(this game does not reshuffle the discard pile)"
+        )
+        raise RuleViolation(
+            "empty_deck",
+            f"The draw deck is empty {why}; take the top of the discard pile instead.",
+            rule=SEED_DRAW,
+        )
+
+
+def apply_draw(
+    state: State, seat: int, source: str, cards: TableCards, table: Layout, deck_out: str
+) -> tuple[State, list[Event]]:
+    """Draw one card for ``seat`` (verified by :func:`verify_draw`).
+
+    Reshuffles first when the deck is empty (``deck_out == "reshuffle"``); moves the turn
+    to its ``play`` step after the second card, or earlier when no card may be drawn.
+    """
+    players = int(state["players"])
+    zones, rng = state["zones"], state["rng"]
+    events: list[Event] = []
+    if source == "deck" and not zones["draw"]:
+        under = zones["discard"][:-1]
+        rng, order = shuffled(rng, under)
+        zones = {**zones, "discard": zones["discard"][-1:], "draw": order}
+        events.append({"type": "deck_reshuffled", "count": len(order)})
+    src = ("draw", None) if source == "deck" else ("discard", None)
+    zones, drawn = table.draw(zones, src, ("hand", seat), 1)
+    turn = dict(state["turn"])
+    turn["drawn"] = int(turn["drawn"]) + 1
+    turn["took_discard"] = bool(turn["took_discard"]) or source == "discard"
+    events.append(
+        table.moved(
+            {
+                "type": "card_drawn",
+                "seat": seat,
+                "source": source,
+                "deck_count": len(zones["draw"]),
+            },
+            drawn,
+            src,
+            ("hand", seat),
+            players,
+            cards.face,
+        )
+    )
+    new = {**state, "zones": zones, "rng": rng, "turn": turn}
+    if turn["drawn"] >= 2:
+        turn["step"] = "play"
+    elif not draw_sources(new, deck_out):
+        turn["step"] = "play"
+        events.append(
+            {"type": "draw_ended", "seat": seat, "drawn": turn["drawn"], "reason": "no_cards"}
+        )
+    return new, events
+
+
+def _check_cards(state: State, seat: int, played: Sequence[int], cards: TableCards) -> None:
+    twice = sorted({c for c in played if list(played).count(c) > 1})
+    if twice:
+        raise RuleViolation(
+            "duplicate_card", f"Card {twice[0]} is listed twice; each card is played once."
+        )
+    hand = set(state["zones"]["hand"][seat])
+    missing = [c for c in played if c not in hand]
+    if missing:
+        c = missing[0]
+        name = _name(cards, c)
+        raise RuleViolation(
+            "not_in_hand",
+            f"Card {c}{name} is not in your hand; play cards you hold.",
+            card=c,
+        )
+
+
+def _name(cards: TableCards, card: int) -> str:
+    if card not in cards.ids:
+        return ""
+    face = cards.face(card)
+    label = face.get("symbol") or face.get("formula") or face.get("law")
+    return f" ({label})"
+
+
+def verify_capture(
+    state: State, seat: int, compound: int, played: Sequence[int], cards: TableCards
+) -> list[JSON]:
+    """Refuse a capture, or return its parts (:func:`capture_parts`)."""
+    verify_step(state, seat, "play")
+    row = state["zones"]["row"]
+    if compound not in row:
+        up = ", ".join(f"{c} ({cards.face(c)['formula']})" for c in row)
+        raise RuleViolation(
+            "not_face_up",
+            f"Card {compound}{_name(cards, compound)} is not a face-up compound; the face-up "
+            f"compounds are {up or 'none'}.",
+            rule=SEED_CAPTURE_STEP,
+            card=compound,
+        )
+    _check_cards(state, seat, played, cards)
+    return capture_parts(cards.compound(compound), [cards.face(c) for c in played])
+
+
+def apply_capture(
+    state: State,
+    seat: int,
+    compound: int,
+    played: Sequence[int],
+    cards: TableCards,
+    table: Layout,
+    parts: Sequence[Mapping[str, Any]],
+) -> tuple[State, list[Event]]:
+    """Play ``played`` (in that order: the last is the new top of the discard pile) and
+    take ``compound``; turn up a replacement. The turn is not ended here."""
+    zones = table.move(state["zones"], ("hand", seat), ("discard", None), list(played))
+    zones = table.move(zones, ("row", None), ("captured", seat), [compound])
+    chemistry = cards.compound(compound)
+    events: list[Event] = [
+        {
+            "type": "compound_captured",
+            "seat": seat,
+            "card": cards.face(compound),
+            "cards": [cards.face(c) for c in played],
+            "parts": [dict(p) for p in parts],
+            "text": capture_text(chemistry, parts),
+            "explanation": explain(chemistry),
+        }
+    ]
+    if zones["compounds"]:
+        zones, up = table.draw(zones, ("compounds", None), ("row", None), 1)
+        events.append(
+            {
+                "type": "compound_turned_up",
+                "card": cards.face(up[0]),
+                "pile_count": len(zones["compounds"]),
+            }
+        )
+    return {**state, "zones": zones}, events
+
+
+def verify_discard(state: State, seat: int, card: int, cards: TableCards) -> None:
+    """Refuse discarding ``card`` now (a game may add that a capture must come first)."""
+    verify_step(state, seat, "play")
+    _check_cards(state, seat, [card], cards)
+
+
+def apply_discard(
+    state: State, seat: int, card: int, cards: TableCards, table: Layout
+) -> tuple[State, list[Event]]:
+    """Put ``card`` from ``seat``'s hand on the discard pile. The turn is not ended here."""
+    zones = table.move(state["zones"], ("hand", seat), ("discard", None), [card])
+    event = table.moved(
+        {"type": "card_discarded", "seat": seat},
+        [card],
+        ("hand", seat),
+        ("discard", None),
+        int(state["players"]),
+        cards.face,
+    )
+    return {**state, "zones": zones}, [event]
+
+
+def capture_moves(state: State, seat: int, cards: TableCards) -> list[JSON]:
+    """Every distinct capture ``seat``'s hand can make of a face-up compound (copies of a
+    face are interchangeable: each way is listed once, with the lowest-numbered copies)."""
+    hand = [cards.face(c) for c in state["zones"]["hand"][seat]]
+    return [
+        {"type": "capture", "compound": compound, "cards": choice}
+        for compound in state["zones"]["row"]
+        for choice in capture_choices(cards.compound(compound), hand)
+    ]
+
+
+def deck_ran_out(state: State, deck_out: str) -> bool:
+    """Whether the round ends because the draw deck ran out (``deck_out == "end_round"``:
+    checked when a turn ends)."""
+    return deck_out == "end_round" and not state["zones"]["draw"]

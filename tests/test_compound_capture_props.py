@@ -1,0 +1,143 @@
+"""Property tests: whole matches with bots at every player count and deck choice.
+
+After every move: the invariants hold (cards conserved, each kind in its zones). On a
+sample of moves: no view depends on what its seat cannot see, and no event names a card
+its receiver cannot see. Every round ends within the bound of the termination argument
+(docs/rules/compound-capture.md), every match ends, and every round's scores equal an
+independent recomputation from the cards.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules.compound_capture import GAME
+from rules.compound_capture.game import cards_of
+
+from .test_conformance import events_name_only_visible_cards, views_hide_secrets
+
+CUSTOM = [
+    {"formula": f}
+    for f in ["H2O", "CO2", "CH4", "NH3", "O2", "HCl", "NaCl", "MgO", "CaCl2", "Fe2O3"]
+]
+
+
+def recompute(state: dict[str, Any]) -> list[int]:
+    """Round points from the cards alone: 25 per compound, -1 per element, -5 per wild."""
+    cards = cards_of(state)
+    zones = state["zones"]
+    return [
+        25 * len(zones["captured"][s])
+        - sum(5 if cards.face(c)["kind"] == "wild" else 1 for c in zones["hand"][s])
+        for s in range(int(state["players"]))
+    ]
+
+
+def play_match(
+    players: int, options: dict[str, Any], seed: int, bots: list[str], sample: int
+) -> dict[str, Any]:
+    state = GAME.setup(players, options, seed)
+    compounds = len(cards_of(state).compound_ids())
+    # each capture resets the quiet count and the players-th quiet turn ends the round
+    bound = compounds + (compounds + 1) * players
+    turns = moves = 0
+    totals = [0] * players
+    rounds = 0
+    while GAME.to_act(state):
+        GAME.check(state)
+        if moves % sample == 0:
+            views_hide_secrets(GAME, state, moves)
+        seat = GAME.to_act(state)[0]
+        move, chosen = GAME.bot_move(state, seat, bots[moves % len(bots)])
+        assert GAME.can(chosen, seat, GAME.parse_move(move))
+        after, events = GAME.apply(chosen, seat, move)
+        if moves % sample == 0:
+            events_name_only_visible_cards(GAME, chosen, after, events)
+        moves += 1
+        if move["type"] in ("capture", "discard"):
+            turns += 1
+            assert turns <= bound, "a round outlasts the termination bound"
+        ended = [e for e in events if e["type"] == "round_ended"]
+        if ended:
+            rounds += 1
+            points = recompute(after)
+            assert [s["points"] for s in ended[0]["seats"]] == points
+            scored = next(e for e in events if e["type"] == "round_scored")
+            assert scored["points"] == points
+            totals = [t + p for t, p in zip(totals, points, strict=True)]
+            assert after["match"]["totals"] == totals
+            assert GAME.scores(after)["seats"][0]["round_points"] == points[0]
+            best = max(points)
+            assert ended[0]["winners"] == [s for s, p in enumerate(points) if p == best]
+            turns = 0
+        state = after
+    GAME.check(state)
+    m = state["match"]
+    assert len(m["rounds"]) == rounds <= options.get("max_rounds", 30)
+    target = options.get("target", 250)
+    if target is not None and len(m["rounds"]) < options.get("max_rounds", 30):
+        assert max(m["totals"]) >= target
+    out = GAME.outcome(state)
+    assert out.finished and set(out.winners) == {
+        s for s, t in enumerate(m["totals"]) if t == max(m["totals"])
+    }
+    return {"moves": moves, "rounds": rounds}
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> tuple[int, dict[str, Any]]:
+    players = draw(st.integers(1, 6))
+    decks = draw(
+        st.sampled_from(
+            [None, "covalent", "ionic", "both", "custom"]
+            if players <= 3
+            else [None, "both", "custom"]
+        )
+    )
+    options: dict[str, Any] = {
+        "deck_out": draw(st.sampled_from(["reshuffle", "end_round"])),
+        "must_capture": draw(st.booleans()),
+        "target": draw(st.sampled_from([None, 100, 250])),
+    }
+    if decks == "custom":
+        options["compounds"] = CUSTOM
+    elif decks is not None:
+        options["decks"] = decks
+    return players, options
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    table=tables(),
+    seed=st.integers(0, 2**63 - 1),
+    bots=st.lists(st.sampled_from(["random", "greedy"]), min_size=1, max_size=2),
+)
+def test_matches_end_conserve_cards_leak_nothing_and_score_truly(
+    table: tuple[int, dict[str, Any]], seed: int, bots: list[str]
+) -> None:
+    players, options = table
+    play_match(players, options, seed, bots, sample=23)
+
+
+def test_every_player_count_and_deck_choice_with_deep_checks() -> None:
+    for players in range(1, 7):
+        for decks in ["covalent", "ionic", "both"] if players <= 3 else ["both"]:
+            play_match(players, {"decks": decks, "target": None}, players, ["random", "greedy"], 3)
+        play_match(players, {"compounds": CUSTOM, "target": None}, players, ["greedy"], 5)
+
+
+def test_rounds_end_even_when_nobody_has_to_capture() -> None:
+    # must_capture false and random play: the quiet laps, not the captures, end rounds
+    for players in (1, 3, 6):
+        for deck_out in ("reshuffle", "end_round"):
+            stats = play_match(
+                players,
+                {"must_capture": False, "deck_out": deck_out, "max_rounds": 3, "target": 10_000},
+                players,
+                ["random"],
+                50,
+            )
+            assert stats["rounds"] == 3
