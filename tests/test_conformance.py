@@ -202,7 +202,12 @@ def test_internal_codes_on_the_rules_directly(slug: str) -> None:
     with pytest.raises(RuleViolation) as err:
         game.bot_move(state, seat, "no-such-bot")
     assert err.value.code == "unknown_bot"
-    broken = {**state, "hands": [list(state["hands"][1]), *state["hands"][1:]]}
+    if game.layout is None:
+        broken = {**state, "hands": [list(state["hands"][1]), *state["hands"][1:]]}
+    else:  # zone games: the first per-seat zone (the hands)
+        name = next(z.name for z in game.layout.zones if z.per_seat)
+        piles = state["zones"][name]
+        broken = {**state, "zones": {**state["zones"], name: [list(piles[1]), *piles[1:]]}}
     with pytest.raises(RuleViolation) as err:
         game.check(broken)  # seat 0 now holds seat 1's cards: duplicated, others lost
     assert err.value.code == "state_invalid"
