@@ -7,13 +7,14 @@ from collections.abc import Mapping
 from rules.core import Game
 from rules.element_draft import GAME as ELEMENT_DRAFT
 from rules.polymer import GAME as POLYMER
+from rules.polymerization import GAME as POLYMERIZATION
 
 
 def _index(*games: Game) -> Mapping[str, Game]:
     return {g.info.slug: g for g in games}
 
 
-GAMES: Mapping[str, Game] = _index(ELEMENT_DRAFT, POLYMER)
+GAMES: Mapping[str, Game] = _index(ELEMENT_DRAFT, POLYMER, POLYMERIZATION)
 
 
 def get(slug: str) -> Game:
