@@ -33,7 +33,6 @@ from rules.core import (
 )
 from rules.rng import choice, new_rng, shuffled
 
-from . import seed
 from .bots import choose
 from .cards import DECK_SIZE, MAX_DECKS, MONOMER, all_ids, card_json, deck_listing, face
 from .chains import CAPPED, GROWING, PROPAGATION_MODES, STATES, TERMINATED, chain_view
@@ -41,6 +40,7 @@ from .effects import apply
 from .layout import LAYOUT, TABLE, hand, set_aside
 from .moves import KINDS, legal_moves, parse_move, verify
 from .scoring import RANKING, SCORING, outcome, scores
+from .seed import DEAL as SEED_DEAL
 
 HAND_SIZES: Mapping[int, int] = {2: 15, 3: 13, 4: 11}
 
@@ -213,7 +213,7 @@ def _check_options(opts: dict[str, Any]) -> None:
 
 
 def _check_deal(deal: object, players: int, decks: int) -> list[list[int]]:
-    hands = check_deal_shape(deal, players, equal=False, rule=seed.DEAL)
+    hands = check_deal_shape(deal, players, equal=False, rule=SEED_DEAL)
     top = DECK_SIZE * decks
     seen: set[int] = set()
     for s, cards in enumerate(hands):
@@ -230,12 +230,12 @@ def _check_deal(deal: object, players: int, decks: int) -> list[list[int]]:
     return [sorted(h) for h in hands]
 
 
-def setup(players: int, options: Mapping[str, Any], seed_: int) -> State:
+def setup(players: int, options: Mapping[str, Any], seed: int) -> State:
     players = check_players(INFO, players)
     opts = resolve_options(INFO, options)
     _check_options(opts)
     decks = int(opts["decks"])
-    rng = new_rng(seed_)
+    rng = new_rng(seed)
     if opts["deal"] is not None:
         hands = _check_deal(opts["deal"], players, decks)
         dealt = {c for h in hands for c in h}
@@ -370,8 +370,8 @@ def check(state: State) -> None:
         raise RuleViolation("state_invalid", "; ".join(problems))
 
 
-def redeal_hidden(state: State, seat: int | None, seed_: int) -> State:
-    zones, rng = LAYOUT.redeal_hidden(state["zones"], seat, new_rng(seed_))
+def redeal_hidden(state: State, seat: int | None, seed: int) -> State:
+    zones, rng = LAYOUT.redeal_hidden(state["zones"], seat, new_rng(seed))
     return {**state, "zones": zones, "rng": rng}
 
 
