@@ -139,7 +139,7 @@ SPEC = load(DECK_FILE)
 FACES: tuple[Face, ...] = _faces(SPEC)
 """One deck of 55 cards, in the order of the deck file (card id = position + 1)."""
 DECK_SIZE = len(FACES)
-if DECK_SIZE != int(SPEC["deck"]["cards_per_deck"]):
+if int(SPEC["deck"]["cards_per_deck"]) != DECK_SIZE:
     raise ValueError(f"{DECK_FILE}: the copies add up to {DECK_SIZE} cards, not 55")
 MAX_DECKS = int(SPEC["deck"]["decks"])
 
