@@ -311,7 +311,11 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "you": None,
     }
     if seat is not None:
-        out["you"] = {"seat": seat, "hand": [card_json(c) for c in zones["hand"][seat]]}
+        mine = zones["hand"][seat]
+        out["you"] = {
+            "seat": seat,
+            "hand": {"count": len(mine), "cards": [card_json(c) for c in mine]},
+        }
     return out
 
 

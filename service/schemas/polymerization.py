@@ -349,9 +349,14 @@ class PzRulesSchema(ma.Schema):
     end_groups = fields.Boolean(required=True)
 
 
+class PzHandSchema(ma.Schema):
+    count = fields.Integer(required=True)
+    cards = fields.List(fields.Nested(PzCardSchema), required=True)
+
+
 class PzYouSchema(ma.Schema):
     seat = fields.Integer(required=True)
-    hand = fields.List(fields.Nested(PzCardSchema), required=True)
+    hand = fields.Nested(PzHandSchema, required=True, metadata={"description": "Your hand."})
 
 
 class PzViewSchema(ma.Schema):
