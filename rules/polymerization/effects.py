@@ -135,6 +135,19 @@ def _draw(state: State, seat: int, events: list[Event]) -> None:
             card_json,
         )
     )
+    if not left:
+        then = (
+            "from now on each seat plays a round or discards without drawing"
+            if state["options"]["empty_stack"] == "play_on"
+            else "the game ends after this turn"
+        )
+        events.append(
+            {
+                "type": "stack_empty",
+                "seat": seat,
+                "explanation": f"Seat {seat} took the last card of the stack: {then}.",
+            }
+        )
 
 
 def _discard(state: State, seat: int, move: Move, events: list[Event]) -> None:
@@ -185,14 +198,6 @@ def _end_turn(state: State, seat: int, events: list[Event]) -> None:
         _finish(state, "stack_empty", events)
         return
     state["phase"] = "play"
-    events.append(
-        {
-            "type": "stack_empty",
-            "seat": nxt,
-            "explanation": f"The stack is empty: seat {nxt} plays a round or discards "
-            "without drawing.",
-        }
-    )
 
 
 def _finish(state: State, reason: str, events: list[Event]) -> None:

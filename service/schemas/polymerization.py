@@ -555,7 +555,7 @@ class PzHandEmptiedEventSchema(ma.Schema):
 
 class PzStackEmptyEventSchema(ma.Schema):
     type = move_type("stack_empty")
-    seat = fields.Integer(required=True, metadata={"description": "Plays without drawing."})
+    seat = fields.Integer(required=True, metadata={"description": "Took the last card."})
     explanation = explanation()
 
 
