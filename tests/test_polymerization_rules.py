@@ -597,31 +597,41 @@ def test_equal_turns_lets_the_lap_finish() -> None:
     assert GAME.outcome(state).finished and state["ending"] == 1
 
 
-def run_out(empty_stack: str) -> dict[str, Any]:
-    state = GAME.setup(
-        2, {"deal": [[N3[0], N3[1]], [N2[0]]], "empty_stack": empty_stack, "decks": 1}, 5
-    )
+def run_out(empty_stack: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Both seats draw and discard until the one-deck stack is empty."""
+    options = {"deal": [[N3[0], N3[1]], [N2[0]]], "empty_stack": empty_stack, "decks": 1}
+    state = GAME.setup(2, options, 5)
+    events: list[dict[str, Any]] = []
     while state["zones"]["stack"] and state["phase"] != "over":
         seat = state["turn"]
-        state = drawn(state, seat)
+        state, drew = GAME.apply(state, seat, {"type": "draw"})
         hand = state["zones"]["hand"][seat]
-        state, _ = GAME.apply(state, seat, {"type": "discard", "card": max(hand)})
-    return state
+        state, more = GAME.apply(state, seat, {"type": "discard", "card": max(hand)})
+        events += drew + more
+    return state, events
 
 
 def test_the_stack_running_out_ends_the_game_with_option_end() -> None:
-    state = run_out("end")
+    state, events = run_out("end")
     assert state["phase"] == "over" and state["end_reason"] == "stack_empty"
+    assert [e["type"] for e in events][-4:] == [
+        "card_drawn",
+        "stack_empty",
+        "card_discarded",
+        "game_over",
+    ]
 
 
 def test_the_stack_running_out_plays_on_without_drawing() -> None:
-    state = run_out("play_on")
+    state, events = run_out("play_on")
+    assert [e["type"] for e in events].count("stack_empty") == 1
     assert state["phase"] == "play" and not state["zones"]["stack"]
     seat = state["turn"]
     refused(state, seat, {"type": "draw"}, "stack_empty")
     hand = state["zones"]["hand"][seat]
     after, _ = GAME.apply(state, seat, {"type": "discard", "card": hand[0]})
     assert len(after["zones"]["hand"][seat]) == len(hand) - 1
+    assert after["phase"] == "play" and after["turn"] != seat
 
 
 def test_only_terminated_chains_count() -> None:
@@ -664,6 +674,7 @@ def test_mn_mw_pdi_against_a_hand_computation() -> None:
     assert [c["mi"] for c in seat["chains"]] == pytest.approx([m1, m2])
     assert seat["mn"] == pytest.approx(mn) and seat["mw"] == pytest.approx(mw)
     assert seat["pdi"] == pytest.approx(mw / mn)
+    assert (round(mn, 2), round(mw, 2), round(mw / mn, 3)) == (462.62, 511.37, 1.105)  # the doc
     assert seat["sum_n"] == 2 and seat["monomers"] == 9
     assert seat["arithmetic"]["mn"] == f"Mn = ({m1:.2f} + {m2:.2f}) / (1 + 1) = {mn:.2f} g/mol"
     assert seat["chains"][1]["terms"] == [

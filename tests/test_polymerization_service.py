@@ -82,3 +82,12 @@ def test_bots_play_a_whole_game_over_http(table: Any, spec: dict[str, Any]) -> N
     assert scores["scores"]["final"] is True
     for seat in scores["scores"]["seats"]:
         assert seat["arithmetic"]["mn"].startswith("Mn")
+
+
+def test_the_catalogue_serves_the_rules_document_and_the_deck(table: Any) -> None:
+    t = table(SLUG, players=4, seed=1)
+    detail = t.client.get(f"/v1/games/{SLUG}").get_json()
+    assert detail["rules_document"].startswith("# Polymerization")
+    assert len(detail["deck"]) == 110 and detail["deck"][0]["formula"] == "C8H8"
+    assert detail["player_counts"]["4"]["hand_size"] == 11
+    assert {"breaks_sequence", "chain_capped", "game_over"} <= set(detail["codes"])
