@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from rules.core import RuleViolation
 from rules.polymerization import GAME
 from rules.polymerization.bots import THREAT_UNITS, threatened
+from rules.polymerization.cards import face
 
 from .polymerization_helpers import (
     A2,
@@ -150,3 +152,99 @@ def test_greedy_discards_its_least_useful_card_when_it_cannot_grow() -> None:
     assert state["zones"]["hand"][0] == sorted([S3[0], TEMPO[0], M2[0]])
     move, _ = GAME.bot_move(state, 0, "greedy")
     assert move == {"type": "discard", "card": S3[0]}  # keeps the joker and the lower value
+
+
+# ------------------------------------------------------------ legal moves complete -----
+def signature(move: dict[str, Any]) -> str:
+    """A move with card ids replaced by their faces (identical copies are one choice)."""
+
+    def show(card: int) -> tuple[str, str, int]:
+        f = face(card)
+        return (f.kind, f.key, f.value)
+
+    out = dict(move)
+    for key in ("card",):
+        if key in out:
+            out[key] = show(out[key])
+    for key in ("cards", "monomers"):
+        if key in out:
+            out[key] = [[show(c) for c in x] if isinstance(x, list) else show(x) for x in out[key]]
+    return repr(sorted(out.items()))
+
+
+def brute_force(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    """Every move of the right shape made of the seat's cards and the table's chains."""
+    hand = state["zones"]["hand"][seat]
+    monomers = [c for c in hand if face(c).kind == "monomer"]
+    chains = [c["id"] for c in state["chains"]]
+    runs: dict[str, list[int]] = {}
+    for n in range(4):
+        for seq in itertools.permutations(monomers, n):
+            runs.setdefault(signature({"cards": list(seq)}), list(seq))
+    sequences = list(runs.values())
+    moves: list[dict[str, Any]] = [{"type": "discard", "card": c} for c in hand]
+    for card in hand:
+        kind = face(card).kind
+        rest = [s for s in sequences if card not in s]
+        if kind == "initiator":
+            moves += [{"type": "initiate", "card": card, "monomers": [s]} for s in rest if s]
+            moves += [
+                {"type": "initiate", "card": card, "monomers": [[a], [b]]}
+                for a in monomers
+                for b in monomers
+                if a != b
+            ]
+        for chain_id in chains:
+            if kind == "tempo":
+                moves.append({"type": "cap", "card": card, "chain": chain_id})
+            if kind in ("cta", "copolymer"):
+                verb = "transfer" if kind == "cta" else "copolymerize"
+                moves += [
+                    {"type": verb, "card": card, "chain": chain_id, "monomers": s}
+                    for s in rest
+                    if 1 <= len(s) <= 2
+                ]
+            if kind == "termination":
+                moves += [
+                    {
+                        "type": "terminate",
+                        "card": card,
+                        "chains": [chain_id, other],
+                        "mechanism": mechanism,
+                    }
+                    for other in chains
+                    for mechanism in ("combination", "disproportionation")
+                ]
+    for chain_id in chains:
+        moves += [{"type": "propagate", "chain": chain_id, "cards": s} for s in sequences]
+        moves += [{"type": "reactivate", "chain": chain_id, "cards": s} for s in sequences]
+    return moves
+
+
+@pytest.mark.parametrize(
+    ("seed", "options"),
+    [
+        (1, {}),
+        (2, {"propagation": "meld"}),
+        (3, {"aibn_single_start": True, "termination_mechanism": "either"}),
+        (4, {"termination_scope": "any"}),
+        (5, {"termination_scope": "own", "decks": 1}),
+    ],
+)
+def test_legal_moves_are_every_legal_choice(seed: int, options: dict[str, Any]) -> None:
+    """Brute force: every move of the right shape that verify accepts is listed (up to
+    identical copies), and nothing else."""
+    state = GAME.setup(2 + seed % 3, options, seed)
+    checked = 0
+    moves = 0
+    while GAME.to_act(state):
+        seat = GAME.to_act(state)[0]
+        if state["phase"] == "play" and moves % 5 == 0:
+            listed = {signature(m) for m in GAME.legal_moves(state, seat)}
+            legal = {signature(m) for m in brute_force(state, seat) if GAME.can(state, seat, m)}
+            assert listed == legal, listed ^ legal
+            checked += 1
+        move, state = GAME.bot_move(state, seat, "greedy" if moves % 3 else "random")
+        state, _ = GAME.apply(state, seat, move)
+        moves += 1
+    assert checked > 5

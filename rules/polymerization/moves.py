@@ -587,8 +587,8 @@ def legal_moves(state: State, seat: int) -> list[Move]:
         rest = _without(pool, card)
         if key == AIBN_KEY:
             ones = _sequences(rest, None, [], mode, [1], start=True)
-            for i, a in enumerate(ones):
-                for b in ones[i:]:
+            for a in ones:  # ordered: the first chain holds the AIBN card
+                for b in ones:
                     if a[0] != b[0]:
                         moves.append({"type": "initiate", "card": card, "monomers": [a, b]})
                     elif len(pool.get(_face_key(a[0]), [])) >= 2:
@@ -632,17 +632,20 @@ def legal_moves(state: State, seat: int) -> list[Move]:
                         )
         elif kind == TERMINATION:
             mechanisms = [key] if opts["termination_mechanism"] == "printed" else list(MECHANISMS)
-            for i, a in enumerate(growing):
-                for b in growing[i + 1 :]:
+            # both orders: the first chain keeps its id (combination) or takes the H
+            # atom (disproportionation)
+            for a in growing:
+                for b in growing:
                     for mechanism in mechanisms:
-                        moves.append(
-                            {
-                                "type": "terminate",
-                                "card": card,
-                                "chains": [a["id"], b["id"]],
-                                "mechanism": mechanism,
-                            }
-                        )
+                        if a["id"] != b["id"]:
+                            moves.append(
+                                {
+                                    "type": "terminate",
+                                    "card": card,
+                                    "chains": [a["id"], b["id"]],
+                                    "mechanism": mechanism,
+                                }
+                            )
     moves += [{"type": "discard", "card": card} for card in sorted(firsts.values())]
     return [m for m in moves if can(verify, state, seat, m)]
 
