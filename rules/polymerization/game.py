@@ -37,8 +37,8 @@ from .bots import choose
 from .cards import DECK_SIZE, MAX_DECKS, MONOMER, all_ids, card_json, deck_listing, face
 from .chains import CAPPED, GROWING, PROPAGATION_MODES, STATES, TERMINATED, chain_view
 from .effects import apply
-from .layout import LAYOUT, TABLE, hand, set_aside
-from .moves import KINDS, legal_moves, parse_move, verify
+from .layout import LAYOUT
+from .moves import legal_moves, parse_move, verify
 from .scoring import RANKING, SCORING, outcome, scores
 from .seed import DEAL as SEED_DEAL
 
@@ -400,5 +400,3 @@ GAME = GameRules(
     deck=deck,
     layout=LAYOUT,
 )
-
-__all__ = ["GAME", "INFO", "KINDS", "TABLE", "hand", "set_aside"]

@@ -43,24 +43,6 @@ MAX_ROUND = 3
 LIST_MAX = 8
 """Longest card list a move may carry at all (longer is a malformed move)."""
 
-KINDS: Mapping[str, str] = {
-    "draw": "Take the top card of the face-down stack (the first step of every turn).",
-    "discard": "Put one card of your hand face up on the discard stack (ends your turn).",
-    "initiate": "Start one chain (single-radical initiator) or two (AIBN) with value-1 monomers.",
-    "propagate": "Add 1-3 monomer cards to one of your growing chains.",
-    "reactivate": "Remove TEMPO from one of your capped chains (it grows again) and add "
-    "0-3 monomer cards to it.",
-    "cap": "Play TEMPO on one of your growing chains: it is capped and cannot be taken.",
-    "transfer": "Play a CTA on a growing chain: it is terminated (taken if not yours) and "
-    "you start a new chain with a value-1 monomer.",
-    "copolymerize": "Play the copolymer card and 1-2 monomers of another kind on a growing "
-    "chain (taking it if it is not yours).",
-    "terminate": "Play a termination card on two growing chains: combination joins them, "
-    "disproportionation leaves two; both are terminated and yours.",
-}
-REGULAR = ("initiate", "propagate", "reactivate")
-JOKER_MOVES = ("cap", "transfer", "copolymerize", "terminate")
-
 _INT = "int"
 _IDS = "ids"
 _NESTED = "nested"
