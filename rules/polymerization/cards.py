@@ -74,6 +74,7 @@ class Face:
         return out
 
 
+@cache
 def formula_mass(formula: str) -> float:
     """Average molar mass in g/mol of ``formula``, from molmass, rounded to 10^-6."""
     return round(float(Formula(formula).mass), 6)

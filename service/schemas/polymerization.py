@@ -6,7 +6,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from rules.polymerization import GAME
-from rules.polymerization.cards import DECK_SIZE, KINDS, MAX_DECKS, MECHANISMS
+from rules.polymerization.cards import DECK_SIZE, KINDS, MAX_DECKS, MECHANISMS, MONOMERS
 from rules.polymerization.chains import PROPAGATION_MODES, STATES
 from rules.polymerization.moves import LIST_MAX
 from rules.polymerization.scoring import RANKING, SCORING
@@ -16,7 +16,7 @@ from .common import OutcomeSchema, move_type, strict_bool
 
 CARD_MAX = DECK_SIZE * MAX_DECKS
 CARD_ID = validate.Range(min=1, max=CARD_MAX)
-MONOMER_KEYS = ["styrene", "methyl_methacrylate", "methyl_acrylate", "acrylonitrile"]
+MONOMER_KEYS = list(MONOMERS)
 ENDED_BY = [*MECHANISMS, "transfer"]
 
 
