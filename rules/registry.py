@@ -1,4 +1,4 @@
-"""Every game the service hosts, by slug."""
+"""Every game the service hosts, by slug (one line per game, in the catalogue's order)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,18 @@ from rules.core import Game
 from rules.element_draft import GAME as ELEMENT_DRAFT
 from rules.metal_vs_nonmetal import GAME as METAL_VS_NONMETAL
 from rules.polymer import GAME as POLYMER
+from rules.polymerization import GAME as POLYMERIZATION
 
-
-def _index(*games: Game) -> Mapping[str, Game]:
-    return {g.info.slug: g for g in games}
-
-
-GAMES: Mapping[str, Game] = _index(ELEMENT_DRAFT, POLYMER, METAL_VS_NONMETAL, COMPOUND_CAPTURE)
+GAMES: Mapping[str, Game] = {
+    game.info.slug: game
+    for game in (
+        ELEMENT_DRAFT,
+        POLYMER,
+        COMPOUND_CAPTURE,
+        METAL_VS_NONMETAL,
+        POLYMERIZATION,
+    )
+}
 
 
 def get(slug: str) -> Game:

@@ -1,4 +1,4 @@
-"""The games served over HTTP: each rules game with its HTTP schemas."""
+"""The games served over HTTP: each rules game with its HTTP schemas (one line per game)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,17 @@ from .polymer.blueprint import API as POLYMER
 from .schemas.compound_capture import API as COMPOUND_CAPTURE
 from .schemas.element_draft import API as ELEMENT_DRAFT
 from .schemas.metal_vs_nonmetal import API as METAL_VS_NONMETAL
+from .schemas.polymerization import API as POLYMERIZATION
 
 
 def game_apis() -> dict[str, GameApi]:
-    games = (ELEMENT_DRAFT, POLYMER, METAL_VS_NONMETAL, COMPOUND_CAPTURE)
-    return {api.slug: api for api in games}
+    return {
+        api.slug: api
+        for api in (
+            ELEMENT_DRAFT,
+            POLYMER,
+            COMPOUND_CAPTURE,
+            METAL_VS_NONMETAL,
+            POLYMERIZATION,
+        )
+    }

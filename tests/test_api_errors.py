@@ -14,6 +14,7 @@ from service import create_app
 from service.problems import PROBLEM_JSON
 
 from .conftest import KEY_A, KEY_B, auth, make_settings
+from .test_polymerization_service import WALKED as POLYMERIZATION_WALKED
 
 ED = "/v1/element-draft"
 
@@ -245,10 +246,11 @@ TRIGGERS: dict[str, tuple[int, Callable[[FlaskClient], Any]]] = {
     "already_selected": (422, t_already_selected),
     "game_over": (422, t_game_over),
 }
-# Codes that exist for other games or are internal consistency checks, walked elsewhere.
+# Codes that exist for other games or are internal consistency checks, walked elsewhere
+# (each game's own codes over HTTP in its tests/test_<game>_service.py).
 # Internal consistency codes: only a corrupted state could raise them over HTTP (the
 # token is authenticated), so they are tested on the rules directly.
-ELSEWHERE = {"state_invalid", "unknown_bot", "duplicate_card"}
+ELSEWHERE = {"state_invalid", "unknown_bot", "duplicate_card", *POLYMERIZATION_WALKED}
 # Compound Capture's codes, walked in tests/test_compound_capture_rules.py and _http.py.
 ELSEWHERE |= {
     "not_your_turn",

@@ -1,0 +1,37 @@
+"""Where the cards are, and who sees them.
+
+- ``stack``: the face-down stack (hidden; everyone sees its count);
+- ``discard``: the face-up second stack; its top is public, the cards under it are not
+  (they are covered, as on a real table);
+- ``hand``: one per seat, seen by its owner only;
+- ``table``: every card of every chain still on the table (growing or capped), public;
+  which chain holds which card, in which order, is ``state["chains"]``;
+- ``set_aside``: one per seat, the cards of the terminated chains that seat scores,
+  public ("The cards forming the chains are put aside").
+"""
+
+from __future__ import annotations
+
+from rules.zones import Layout, Seen, Zone
+
+STACK = ("stack", None)
+DISCARD = ("discard", None)
+TABLE = ("table", None)
+
+LAYOUT = Layout(
+    (
+        Zone("stack", Seen.HIDDEN),
+        Zone("discard", Seen.TOP),
+        Zone("hand", Seen.OWNER, per_seat=True, ordered=False),
+        Zone("table", Seen.PUBLIC, ordered=False),
+        Zone("set_aside", Seen.PUBLIC, per_seat=True, ordered=False),
+    )
+)
+
+
+def hand(seat: int) -> tuple[str, int]:
+    return ("hand", seat)
+
+
+def set_aside(seat: int) -> tuple[str, int]:
+    return ("set_aside", seat)
