@@ -39,6 +39,12 @@ def round_trips(game: Game, state: dict[str, Any]) -> None:
 
 def views_hide_secrets(game: Game, state: dict[str, Any], salt: int) -> None:
     players = int(state["players"])
+    if not game.outcome(state).finished:
+        # /scores needs no seat credential: it may show nothing hidden from an observer
+        score = game.scores(state)
+        for k in range(2):
+            other = game.redeal_hidden(state, None, salt * 11 + k)
+            assert game.scores(other) == score, "scores depend on what an observer cannot see"
     for seat in [None, *range(players)]:
         seen = game.view(state, seat)
         for k in range(2):
