@@ -24,6 +24,19 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def bench_env() -> dict[str, str]:
+    """The environment the benchmark servers run with: fixed keys, quiet logs."""
+    from cryptography.fernet import Fernet
+
+    return {
+        **os.environ,
+        "STATE_KEYS": Fernet.generate_key().decode(),
+        "LOG_LEVEL": "WARNING",
+        "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/15"),
+        "WEB_CONCURRENCY": "2",
+    }
+
+
 def start(app: str, port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen(
         [GUNICORN, "--config", "gunicorn.conf.py", "--bind", f"127.0.0.1:{port}", app],
@@ -56,9 +69,20 @@ class Client:
     def __init__(self, port: int) -> None:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
 
-    def post(self, path: str, body: bytes) -> tuple[int, bytes, float]:
+    def post(
+        self, path: str, body: bytes, headers: dict[str, str] | None = None
+    ) -> tuple[int, bytes, float]:
         started = time.perf_counter()
-        self.conn.request("POST", path, body, {"Content-Type": "application/json"})
+        self.conn.request(
+            "POST", path, body, {"Content-Type": "application/json", **(headers or {})}
+        )
+        resp = self.conn.getresponse()
+        data = resp.read()
+        return resp.status, data, time.perf_counter() - started
+
+    def get(self, path: str, headers: dict[str, str] | None = None) -> tuple[int, bytes, float]:
+        started = time.perf_counter()
+        self.conn.request("GET", path, headers=headers or {})
         resp = self.conn.getresponse()
         data = resp.read()
         return resp.status, data, time.perf_counter() - started
@@ -105,18 +129,22 @@ def summary(name: str, latencies: list[float], elapsed: float) -> dict[str, floa
     return row
 
 
+Recorded = tuple[str, bytes, dict[str, str]]
+"""A recorded request: path, body and headers (the seat credential)."""
+
+
 def replay_job(
-    port: int, bodies: list[tuple[str, bytes]], *, echo: bool, parse: bool = False
+    port: int, bodies: list[Recorded], *, echo: bool, parse: bool = False
 ) -> Callable[[], list[float]]:
-    """Send recorded bodies in order (to ``/echo`` or to their own paths)."""
+    """Send recorded requests in order (to ``/echo`` or to their own paths)."""
 
     def job() -> list[float]:
         import json
 
         client = Client(port)
         out = []
-        for path, body in bodies:
-            status, data, took = client.post("/echo" if echo else path, body)
+        for path, body, headers in bodies:
+            status, data, took = client.post("/echo" if echo else path, body, headers)
             assert status in (200, 201), status
             if parse:
                 json.loads(data)

@@ -1,91 +1,90 @@
-"""HTTP moves per second through gunicorn, against a bare Flask JSON echo.
+"""HTTP moves per second through gunicorn, against a bare Flask JSON echo, for any game.
 
-    .venv/bin/python -m bench.http_moves [--games 12] [--concurrency 4] [--players 10]
+    .venv/bin/python -m bench.http_moves [--game element-draft] [--players 10]
+        [--games 8] [--concurrency 4] [--rounds 3]
 
 Starts two gunicorn servers on 127.0.0.1 with the project's gunicorn.conf.py (2
-workers): the service, and bench/echo_app.py. First plays `--games` full games of
-the Chemistry Card Game over HTTP (setup, then every move, each request carrying
-the latest token), recording each request body (not timed). Then, timed, replays
-those bodies game by game, `--concurrency` games at a time: to the service (the
-service is stateless, so each recorded move is valid again), and the very same
-bodies to the echo. The client does the same work for both (send, read the whole
-response), so the ratio is the server's cost. Rounds alternate service/echo
-`--rounds` times; the best round of each is reported. Both servers are stopped by
-PID at the end; every run is bounded by the number of games.
+workers): the service, and bench/echo_app.py. First plays `--games` full stateless
+games over HTTP as a front end would (setup, then for the seat to act: its legal
+moves, then one of them), recording each request with its seat credential (not
+timed). Then, timed, replays those requests game by game, `--concurrency` games at a
+time: to the service (the service is stateless, so each recorded request is valid
+again) and the very same requests to the echo. The client does the same work for
+both (send, read the whole response), so the ratio is the server's cost. Rounds
+alternate service/echo `--rounds` times; the best round of each is reported. Both
+servers are stopped by PID at the end; every run is bounded by the number of games.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 
-from .harness import Client, free_port, replay_job, run_parallel, start, stop, summary
+from rules.registry import GAMES
+
+from .harness import (
+    Client,
+    Recorded,
+    bench_env,
+    free_port,
+    replay_job,
+    run_parallel,
+    start,
+    stop,
+    summary,
+)
 
 
-def play_game(port: int, players: int, seed: int, record: list[tuple[str, bytes]]) -> list[float]:
+def play_game(port: int, game: str, players: int, seed: int, record: list[Recorded]) -> None:
+    """One whole game over HTTP; every request recorded with its credential."""
     client = Client(port)
-    latencies = []
+    base = f"/v1/{game}"
     body = json.dumps({"players": players, "seed": seed}).encode()
-    status, data, took = client.post("/v1/element-draft/setup", body)
+    status, data, _ = client.post(f"{base}/setup", body)
     assert status == 201, data
-    record.append(("/v1/element-draft/setup", body))
-    latencies.append(took)
+    record.append((f"{base}/setup", body, {}))
     setup = json.loads(data)
-    token, seats = setup["token"], {s["seat"]: s["seat_token"] for s in setup["seats"]}
-    to_act = setup["to_act"]
-    hands: dict[int, list[int]] = {}
+    token, to_act = setup["token"], setup["to_act"]
+    auth = {s["seat"]: {"Authorization": f"Bearer {s['seat_token']}"} for s in setup["seats"]}
+    turn = 0
     while to_act:
-        seat = to_act[0]
-        if seat not in hands or not hands[seat]:
-            view = json.dumps({"token": token, "seat": seat, "seat_token": seats[seat]}).encode()
-            status, data, took = client.post("/v1/element-draft/view", view)
-            record.append(("/v1/element-draft/view", view))
-            latencies.append(took)
-            hands[seat] = [c["z"] for c in json.loads(data)["view"]["you"]["hand"]]
-        move = {"type": "draft", "card": hands[seat][0]}
-        body = json.dumps(
-            {"token": token, "seat": seat, "seat_token": seats[seat], "move": move}
-        ).encode()
-        status, data, took = client.post("/v1/element-draft/moves", body)
+        seat = to_act[turn % len(to_act)]
+        asked = json.dumps({"token": token, "seat": seat}).encode()
+        status, data, _ = client.post(f"{base}/legal-moves", asked, auth[seat])
         assert status == 200, data
-        record.append(("/v1/element-draft/moves", body))
-        latencies.append(took)
+        record.append((f"{base}/legal-moves", asked, auth[seat]))
+        legal = json.loads(data)["moves"]
+        move = legal[(seed + turn) % len(legal)]
+        body = json.dumps({"token": token, "seat": seat, "move": move}).encode()
+        status, data, _ = client.post(f"{base}/moves", body, auth[seat])
+        assert status == 200, data
+        record.append((f"{base}/moves", body, auth[seat]))
         result = json.loads(data)
         token, to_act = result["token"], result["to_act"]
-        hands = {seat: [c["z"] for c in result["view"]["you"]["hand"]]} | {
-            s: [] for s in hands if s != seat
-        }
-    return latencies
+        turn += 1
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=12)
+    parser.add_argument("--game", default="element-draft", choices=sorted(GAMES))
+    parser.add_argument("--players", type=int, default=None)
+    parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--concurrency", type=int, default=4)
-    parser.add_argument("--players", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    from cryptography.fernet import Fernet
-
-    env = {
-        **os.environ,
-        "STATE_KEYS": Fernet.generate_key().decode(),
-        "LOG_LEVEL": "WARNING",
-        "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/15"),
-        "WEB_CONCURRENCY": "2",
-    }
+    players = args.players or GAMES[args.game].info.max_players
+    env = bench_env()
     service_port, echo_port = free_port(), free_port()
     service = start("service:create_app()", service_port, env)
     echo = start("bench.echo_app:create_app()", echo_port, env)
     try:
-        records: list[list[tuple[str, bytes]]] = [[] for _ in range(args.games)]
+        records: list[list[Recorded]] = [[] for _ in range(args.games)]
         for i in range(args.games):
-            play_game(service_port, args.players, 1000 + i, records[i])
+            play_game(service_port, args.game, players, 1000 + i, records[i])
         requests = sum(len(r) for r in records)
-        payload = sum(len(b) for r in records for _, b in r) / requests
+        payload = sum(len(b) for r in records for _, b, _ in r) / requests
         print(
-            f"{args.games} games of {args.players} players = {requests} requests "
+            f"{args.game}: {args.games} games of {players} players = {requests} requests "
             f"(mean body {payload:.0f} bytes), concurrency {args.concurrency}"
         )
         print(f"{'server':10} {'requests':>8} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8}")

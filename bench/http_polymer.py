@@ -17,37 +17,42 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from collections.abc import Callable
 
-from .harness import Client, free_port, replay_job, run_parallel, start, stop, summary
+from .harness import (
+    Client,
+    Recorded,
+    bench_env,
+    free_port,
+    replay_job,
+    run_parallel,
+    start,
+    stop,
+    summary,
+)
+
+Job = Callable[[], list[float]]
 
 
-def play_session(
-    port: int, moves: int, seed: int, record: list[tuple[str, bytes]]
-) -> Callable[[], list[float]]:
+def play_session(port: int, moves: int, seed: int, record: list[Recorded]) -> Job:
     def job() -> list[float]:
         client = Client(port)
         status, data, _ = client.post(
-            "/v1/polymer/setup",
+            "/v1/polymer/sessions",
             json.dumps({"players": 5, "seed": seed, "options": {"timer_seconds": 3600}}).encode(),
         )
         assert status == 201, data
         setup = json.loads(data)
-        sid, host = setup["session_id"], setup["host_token"]
-        tokens = {s["seat"]: s["seat_token"] for s in setup["seats"]}
-        status, data, _ = client.post(
-            f"/v1/polymer/sessions/{sid}/start", json.dumps({"host_token": host}).encode()
-        )
-        started = json.loads(data)
-        version = started["version"]
+        sid = setup["session_id"]
+        auth = {s["seat"]: {"Authorization": f"Bearer {s['seat_token']}"} for s in setup["seats"]}
+        host = {"Authorization": f"Bearer {setup['host_token']}"}
+        status, data, _ = client.post(f"/v1/polymer/sessions/{sid}/start", b"", host)
+        assert status == 200, data
+        version = json.loads(data)["version"]
         hands: dict[int, list[int]] = {}
         for seat in range(5):
-            client.conn.request(
-                "GET", f"/v1/polymer/sessions/{sid}?seat={seat}&seat_token={tokens[seat]}"
-            )
-            view = json.loads(client.conn.getresponse().read())
-            hands[seat] = [c["id"] for c in view["view"]["you"]["hand"]]
+            status, data, _ = client.get(f"/v1/polymer/sessions/{sid}?seat={seat}", auth[seat])
+            hands[seat] = [c["id"] for c in json.loads(data)["view"]["you"]["hand"]]
         latencies = []
         loan = None
         for i in range(moves):
@@ -60,16 +65,14 @@ def play_session(
                 move = {"type": "repay", "loan": loan[0], "cards": [loan[1]]}
                 actor = (seat + 1) % 5
             path = f"/v1/polymer/sessions/{sid}/moves"
-            body = json.dumps(
-                {"seat": actor, "seat_token": tokens[actor], "version": version, "move": move}
-            ).encode()
-            status, data, took = client.post(path, body)
+            body = json.dumps({"seat": actor, "version": version, "move": move}).encode()
+            status, data, took = client.post(path, body, auth[actor])
             assert status == 200, data
             answer = json.loads(data)
             version = answer["version"]
             event = answer["events"][0]
             loan = (event["loan"], move["cards"][0]) if event["type"] == "loan_made" else None
-            record.append((path, body))
+            record.append((path, body, auth[actor]))
             latencies.append(took)
         return latencies
 
@@ -82,20 +85,12 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=150)
     parser.add_argument("--concurrency", type=int, default=4)
     args = parser.parse_args()
-    from cryptography.fernet import Fernet
-
-    env = {
-        **os.environ,
-        "STATE_KEYS": Fernet.generate_key().decode(),
-        "LOG_LEVEL": "WARNING",
-        "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/15"),
-        "WEB_CONCURRENCY": "2",
-    }
+    env = bench_env()
     service_port, echo_port = free_port(), free_port()
     service = start("service:create_app()", service_port, env)
     echo = start("bench.echo_app:create_app()", echo_port, env)
     try:
-        records: list[list[tuple[str, bytes]]] = [[] for _ in range(args.sessions)]
+        records: list[list[Recorded]] = [[] for _ in range(args.sessions)]
         # warm up
         run_parallel([play_session(service_port, 10, 1, [])], 1)
         print(
@@ -120,7 +115,7 @@ def main() -> None:
                 args.concurrency,
             ),
         )
-        size = sum(len(b) for r in records for _, b in r) / sum(len(r) for r in records)
+        size = sum(len(b) for r in records for _, b, _ in r) / sum(len(r) for r in records)
         print(f"mean request body: {size:.0f} bytes")
         print(f"ratio service/echo (req/s): {svc['rps'] / base['rps']:.2f}")
     finally:

@@ -8,8 +8,15 @@ import sys
 BENCHES = [
     ["bench/word_detection.py"],
     ["-m", "bench.element_draft_games"],
-    ["-m", "bench.http_moves"],
+    ["-m", "bench.compound_capture_games"],
+    ["-m", "bench.metal_vs_nonmetal_games"],
+    ["-m", "bench.polymerization_games"],
     ["-m", "bench.polymer_patterns"],
+    *(
+        ["-m", "bench.http_moves", "--game", game]
+        for game in ("element-draft", "compound-capture", "metal-vs-nonmetal", "polymerization")
+    ),
+    ["-m", "bench.http_sessions"],
     ["-m", "bench.http_polymer"],
 ]
 
