@@ -13,23 +13,11 @@ monomer, how many jokers are played, chains taken, how games end.
 from __future__ import annotations
 
 import argparse
-import time
 from collections import Counter
 from typing import Any
 
 from rules.polymerization import GAME
 from rules.polymerization.cards import INITIATOR, MONOMER, face
-
-
-def play(players: int, seed: int, bot: str, options: dict[str, Any] | None = None) -> int:
-    state = GAME.setup(players, options or {}, seed)
-    moves = 0
-    while to_act := GAME.to_act(state):
-        seat = to_act[0]
-        move, state = GAME.bot_move(state, seat, bot)
-        state, _ = GAME.apply(state, seat, move)
-        moves += 1
-    return moves
 
 
 def stats(players: int, games: int, bots: list[str], options: dict[str, Any]) -> dict[str, Any]:
@@ -128,16 +116,9 @@ def main() -> None:
         for key in rows[0]:
             print(f"{key:28}" + "".join(f"{row[key]:>9.1f}" for row in rows))
         return
-    print(f"{args.players}-player games, {args.games} per bot")
-    print(f"{'bot':8} {'games/s':>9} {'moves/s':>9} {'ms/move':>8}")
-    for bot in ("greedy", "random"):
-        start = time.perf_counter()
-        moves = sum(play(args.players, seed, bot) for seed in range(args.games))
-        elapsed = time.perf_counter() - start
-        print(
-            f"{bot:8} {args.games / elapsed:9.1f} {moves / elapsed:9.0f} "
-            f"{1000 * elapsed / moves:8.3f}"
-        )
+    from .games import measure
+
+    measure("polymerization", args.players, args.games, {})
 
 
 if __name__ == "__main__":

@@ -7,10 +7,12 @@ import sys
 
 BENCHES = [
     ["bench/word_detection.py"],
-    ["-m", "bench.element_draft_games"],
+    *(
+        ["-m", "bench.games", "--game", game]
+        for game in ("element-draft", "compound-capture", "metal-vs-nonmetal", "polymerization")
+    ),
     ["-m", "bench.compound_capture_games"],
-    ["-m", "bench.metal_vs_nonmetal_games"],
-    ["-m", "bench.polymerization_games"],
+    ["-m", "bench.polymerization_games", "--stats"],
     ["-m", "bench.polymer_patterns"],
     *(
         ["-m", "bench.http_moves", "--game", game]

@@ -45,7 +45,7 @@ API = GameApi(
 GS = game_schemas(API)
 START_RESPONSE = ma.Schema.from_dict(
     {
-        **dict(GS.session_response._declared_fields.items()),
+        **GS.session_response().declared_fields,
         "events": GS.events,
     },
     name="PolymerStartResponse",
