@@ -539,10 +539,15 @@ def test_offered_cards_never_reach_a_public_event_or_the_stream(stream_app: Flas
     assert updates[0]["events"][0]["count"] == 1 and updates[0]["events"][0]["actor"] == 0
     assert updates[1]["events"][0]["actor"] == 1
     # nor in what the other seats or an observer read
+    views = {seat: t.get(seat)["view"] for seat in (0, 1, 2, 3, 4)} | {None: t.get()["view"]}
     for seat in (2, 3, 4, None):
-        view = t.get(seat)["view"] if seat is not None else t.get()["view"]
-        assert all("give" not in o for o in view["offers"])
-        assert all("gave" not in tr for tr in view["trades"])
+        assert polymer_cards(views[seat]["trades"]) == [], seat
+    for seat in (0, 1, 4, None):  # the loan's cards: lender 2 and debtor 3 only
+        assert polymer_cards(views[seat]["loans"]) == [], seat
+    for seat in (0, 1):
+        assert polymer_cards(views[seat]["trades"]), seat
+    for seat in (2, 3):
+        assert polymer_cards(views[seat]["loans"]), seat
 
 
 # ------------------------------------------------------------------ credentials --------
@@ -658,6 +663,31 @@ def test_a_replayed_key_without_the_right_credential_gets_no_stored_answer(
     assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
     assert again.get_json() == first.get_json()
     assert t.stored_version() == first.get_json()["version"]
+
+
+def test_nothing_is_looked_up_before_the_credential_is_checked(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    t = ready(client, PO)
+    path, body = keyed(t, "moves", 0)
+    first = t.send("POST", path, body, {**auth(t.tokens[0]), "Idempotency-Key": "K"})
+    assert first.status_code == 200
+    lookups: list[tuple[Any, ...]] = []
+    real = SessionStore.idempotent
+
+    def spy(store: SessionStore, *args: Any) -> Any:
+        lookups.append(args)
+        return real(store, *args)
+
+    monkeypatch.setattr(SessionStore, "idempotent", spy)
+    for wrong in (t.tokens[1], "x", ready(client, PO).host):
+        for sent in (body, {**body, "version": body["version"] + 1}):
+            headers = {**auth(wrong), "Idempotency-Key": "K"}
+            resp = t.send("POST", path, sent, headers)
+            assert resp.status_code == 403, resp.get_json()
+    assert lookups == []  # a wrong credential learns nothing, not even which keys exist
+    again = t.send("POST", path, body, {**auth(t.tokens[0]), "Idempotency-Key": "K"})
+    assert again.headers["Idempotent-Replayed"] == "true" and len(lookups) == 1
 
 
 def test_a_stored_answer_belongs_to_the_credential_that_made_the_move(
@@ -845,17 +875,53 @@ def test_a_twin_committed_before_the_compare_and_set_is_replayed_not_stale(
 
 
 # ------------------------------------------------------------------ the deadline -------
-def test_a_get_after_the_deadline_shows_the_game_ended(client: FlaskClient) -> None:
-    t = Hosted(client, PO, players=5, seed=7, options={"timer_seconds": 1})
-    started = t.start()
-    time.sleep(max(0.0, (started["deadline_ms"] - started["server_now_ms"]) / 1000) + 0.05)
-    for seat in (None, 3):
-        body = t.get(seat)
-        assert body["phase"] == "ended" and body["outcome"]["finished"] is True, body
-        assert body["to_act"] == [] and body["server_now_ms"] >= body["deadline_ms"]
-    assert t.state()["phase"] == "ended"
-    assert t.scores()["scores"]["final"] is True
-    assert 0 < t.ttl() <= ENDED_TTL_SECONDS
+def test_a_polymer_bot_moves_at_the_servers_time(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The clock the rules see is the server's as of the request, not the last move's."""
+    import rules.polymer.bots
+
+    monkeypatch.setattr(rules.polymer.bots, "THINK_MS", (200, 201))  # always 200 ms
+    t = ready(client, PO)
+    started = t.state()["now_ms"]
+    time.sleep(0.3)
+    body = t.bot(0, "random")
+    assert body["server_now_ms"] >= started + 300
+    assert body["view"]["now_ms"] == body["server_now_ms"] + 200
+    assert t.state()["now_ms"] == body["server_now_ms"] + 200
+
+
+def test_after_the_deadline_the_first_request_shows_the_game_ended(client: FlaskClient) -> None:
+    """No move needed: the first request after the deadline, whichever, applies time-up."""
+    firsts: dict[str, Callable[[Hosted], Any]] = {
+        "observer": lambda t: t.get(),
+        "seat": lambda t: t.get(3),
+        "scores": lambda t: t.scores(),
+        "legal-moves": lambda t: t.legal(0),
+        # time is up whatever the move: not a rule violation, not "already started"
+        "illegal move": lambda t: t.raw_move(0, {"type": "lend", "to": 2, "cards": [0]}),
+        "start": lambda t: t.send("POST", "/start", headers=auth(t.host)),
+    }
+    tables = {name: Hosted(client, PO, players=5, seed=7, options={"timer_seconds": 1})
+              for name in firsts}  # fmt: skip
+    started = [t.start() for t in tables.values()]
+    last = started[-1]  # the latest deadline
+    time.sleep(max(0.0, (last["deadline_ms"] - last["server_now_ms"]) / 1000) + 0.05)
+    for name, t in tables.items():
+        first = firsts[name](t)
+        if name == "scores":
+            assert first["scores"]["final"] is True and first["outcome"]["finished"], first
+        elif name == "legal-moves":
+            assert first == []
+        elif name in ("illegal move", "start"):
+            assert first.status_code == 409, first.get_json()
+            assert first.get_json()["code"] == "timer_expired"
+        else:
+            assert first["phase"] == "ended" and first["outcome"]["finished"] is True, first
+            assert first["to_act"] == [] and first["server_now_ms"] >= first["deadline_ms"]
+        assert t.state()["phase"] == "ended", name
+        assert t.get(1)["phase"] == "ended"
+        assert 0 < t.ttl() <= ENDED_TTL_SECONDS
 
 
 @pytest.fixture()
