@@ -536,6 +536,8 @@ def test_offered_cards_never_reach_a_public_event_or_the_stream(stream_app: Flas
     types = [e["type"] for u in updates for e in u["events"]]
     assert types == ["offer_made", "trade_executed", "loan_made"]
     assert polymer_cards(updates) == []
+    for update in updates:
+        check_actor(update["events"])
     assert updates[0]["events"][0]["count"] == 1 and updates[0]["events"][0]["actor"] == 0
     assert updates[1]["events"][0]["actor"] == 1
     # nor in what the other seats or an observer read
@@ -628,7 +630,9 @@ def test_the_host_alone_starts_polymers_timer(client: FlaskClient) -> None:
         resp = t.send("POST", "/start", headers=auth(wrong))
         assert resp.status_code == 403 and resp.get_json()["code"] == "host_token_invalid"
     assert t.get()["phase"] == "waiting" and t.stored_version() == 0
-    assert t.start()["phase"] == "trading"
+    started = t.start()
+    assert started["phase"] == "trading" and started["version"] == 1
+    assert [(e["type"], e["actor"]) for e in started["events"]] == [("timer_started", None)]
 
 
 # ------------------------------------------------------------------ idempotency --------
