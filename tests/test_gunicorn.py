@@ -70,10 +70,15 @@ def server(redis_url: str) -> Iterator[int]:
         proc.wait(timeout=15)
 
 
-def call(port: int, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+def call(
+    port: int, method: str, path: str, body: Any = None, token: str | None = None
+) -> tuple[int, Any]:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
     data = json.dumps(body).encode() if body is not None else None
-    conn.request(method, path, data, {"Content-Type": "application/json"} if data else {})
+    headers = {"Content-Type": "application/json"} if data else {}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    conn.request(method, path, data, headers)
     resp = conn.getresponse()
     payload = json.loads(resp.read() or b"null")
     conn.close()
@@ -81,10 +86,10 @@ def call(port: int, method: str, path: str, body: Any = None) -> tuple[int, Any]
 
 
 def test_streams_do_not_starve_requests_and_receive_moves(server: int) -> None:
-    status, setup = call(server, "POST", "/v1/polymer/setup", {"players": 5, "seed": 4})
+    status, setup = call(server, "POST", "/v1/polymer/sessions", {"players": 5, "seed": 4})
     assert status == 201
     sid = setup["session_id"]
-    call(server, "POST", f"/v1/polymer/sessions/{sid}/start", {"host_token": setup["host_token"]})
+    call(server, "POST", f"/v1/polymer/sessions/{sid}/start", token=setup["host_token"])
     streams = []
     for _ in range(2):
         conn = http.client.HTTPConnection("127.0.0.1", server, timeout=10)
@@ -96,15 +101,15 @@ def test_streams_do_not_starve_requests_and_receive_moves(server: int) -> None:
     assert call(server, "GET", "/healthz")[0] == 200
     assert time.monotonic() - started < 2, "an open stream starved a plain request"
     token = setup["seats"][0]["seat_token"]
-    status, view = call(server, "GET", f"/v1/polymer/sessions/{sid}?seat=0&seat_token={token}")
+    status, view = call(server, "GET", f"/v1/polymer/sessions/{sid}?seat=0", token=token)
     card = view["view"]["you"]["hand"][0]["id"]
     status, moved = call(
         server,
         "POST",
         f"/v1/polymer/sessions/{sid}/moves",
-        {"seat": 0, "seat_token": token, "version": view["version"],
-         "move": {"type": "lend", "to": 1, "cards": [card]}},
-    )  # fmt: skip
+        {"seat": 0, "version": view["version"], "move": {"type": "lend", "to": 1, "cards": [card]}},
+        token=token,
+    )
     assert status == 200, moved
     for conn, resp in streams:
         seen = b""

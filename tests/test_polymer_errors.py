@@ -13,7 +13,7 @@ from rules.polymer.game import MAX_OPEN_OFFERS
 from service import create_app
 from service.problems import PROBLEM_JSON
 
-from .conftest import KEY_A, make_settings
+from .conftest import KEY_A, auth, make_settings
 from .test_api_errors import ELSEWHERE
 from .test_api_errors import TRIGGERS as SERVICE_TRIGGERS
 from .test_metal_vs_nonmetal_http import PROBLEMS as METAL_VS_NONMETAL_PROBLEMS
@@ -29,8 +29,8 @@ def started(c: FlaskClient, **options: Any) -> Table:
 
 
 def raw_move(t: Table, seat: int, move: Any, **extra: Any) -> Any:
-    body = {"seat": seat, "seat_token": t.tokens[seat], "version": t.version, "move": move}
-    return t.client.post(t.url("/moves"), json={**body, **extra})
+    body = {"seat": seat, "version": t.version, "move": move}
+    return t.client.post(t.url("/moves"), json={**body, **extra}, headers=auth(t.tokens[seat]))
 
 
 def card(t: Table, seat: int, i: int = 0) -> int:
@@ -56,7 +56,7 @@ def traded(t: Table) -> int:
 
 def p_host_token_invalid(c: FlaskClient) -> Any:
     t = Table(c)
-    return c.post(t.url("/start"), json={"host_token": t.tokens[0]})
+    return c.post(t.url("/start"), headers=auth(t.tokens[0]))
 
 
 def p_stale_version(c: FlaskClient) -> Any:
@@ -76,16 +76,29 @@ def p_timer_expired(c: FlaskClient) -> Any:
 
 def p_idempotency_key_reused(c: FlaskClient) -> Any:
     t = started(c)
-    body = {"seat": 0, "seat_token": t.tokens[0], "version": t.version,
+    body = {"seat": 0, "version": t.version,
             "move": {"type": "lend", "to": 1, "cards": [card(t, 0, 1)]}}  # fmt: skip
-    c.post(t.url("/moves"), json=body, headers={"Idempotency-Key": "same"})
+    headers = {**auth(t.tokens[0]), "Idempotency-Key": "same"}
+    assert c.post(t.url("/moves"), json=body, headers=headers).status_code == 200
     body["move"] = {"type": "lend", "to": 4, "cards": [card(t, 0, 2)]}
-    return c.post(t.url("/moves"), json=body, headers={"Idempotency-Key": "same"})
+    return c.post(t.url("/moves"), json=body, headers=headers)
+
+
+def p_credentials_missing(c: FlaskClient) -> Any:
+    t = started(c)
+    body = {"seat": 0, "version": t.version, "move": {"type": "lend", "to": 1, "cards": [0]}}
+    return c.post(t.url("/moves"), json=body)
+
+
+def p_seat_token_invalid(c: FlaskClient) -> Any:
+    t = started(c)
+    body = {"seat": 0, "version": t.version, "move": {"type": "lend", "to": 1, "cards": [0]}}
+    return c.post(t.url("/moves"), json=body, headers=auth(t.tokens[1]))
 
 
 def p_redis_unavailable(c: FlaskClient) -> Any:
     dead = create_app(make_settings(KEY_A, redis_url="redis://127.0.0.1:1/0"))
-    return dead.test_client().post(f"{BASE}/setup", json={"players": 5})
+    return dead.test_client().post(f"{BASE}/sessions", json={"players": 5})
 
 
 def p_bad_card(c: FlaskClient) -> Any:
@@ -95,19 +108,19 @@ def p_bad_card(c: FlaskClient) -> Any:
 
 def p_bad_deal(c: FlaskClient) -> Any:
     deal = [["AS"] * 3] * 5
-    return c.post(f"{BASE}/setup", json={"players": 5, "options": {"deal": deal}})
+    return c.post(f"{BASE}/sessions", json={"players": 5, "options": {"deal": deal}})
 
 
 def p_bad_players(c: FlaskClient) -> Any:
-    return c.post(f"{BASE}/setup", json={"players": 4})
+    return c.post(f"{BASE}/sessions", json={"players": 4})
 
 
 def p_bad_option(c: FlaskClient) -> Any:
-    return c.post(f"{BASE}/setup", json={"players": 5, "options": {"timer_seconds": 0}})
+    return c.post(f"{BASE}/sessions", json={"players": 5, "options": {"timer_seconds": 0}})
 
 
 def p_unknown_option(c: FlaskClient) -> Any:
-    return c.post(f"{BASE}/setup", json={"players": 5, "options": {"speed": 2}})
+    return c.post(f"{BASE}/sessions", json={"players": 5, "options": {"speed": 2}})
 
 
 def p_not_started(c: FlaskClient) -> Any:
@@ -240,15 +253,16 @@ def p_no_move(c: FlaskClient) -> Any:
     everything = [x["id"] for x in t.hand(0)]
     loan = t.move(0, {"type": "lend", "to": 1, "cards": everything})["events"][0]["loan"]
     t.move(0, {"type": "call_loan", "loan": loan})
-    body = {"seat": 0, "seat_token": t.tokens[0], "version": t.version, "bot": "random"}
-    return c.post(t.url("/bot-move"), json=body)
+    body = {"seat": 0, "version": t.version, "bot": "random"}
+    return c.post(t.url("/bot-move"), json=body, headers=auth(t.tokens[0]))
 
 
 def _declare(c: FlaskClient, patterns: Any, seat: int = 0) -> Any:
     t = started(c)
     return c.post(
         t.url("/arrangement"),
-        json={"seat": seat, "seat_token": t.tokens[seat], "patterns": patterns},
+        json={"seat": seat, "patterns": patterns},
+        headers=auth(t.tokens[seat]),
     )
 
 
@@ -261,7 +275,8 @@ def p_card_not_in_hand(c: FlaskClient) -> Any:
     other = card(t, 2)
     return c.post(
         t.url("/arrangement"),
-        json={"seat": 0, "seat_token": t.tokens[0], "patterns": [[other, card(t, 0)]]},
+        json={"seat": 0, "patterns": [[other, card(t, 0)]]},
+        headers=auth(t.tokens[0]),
     )
 
 
@@ -270,7 +285,8 @@ def p_card_used_twice(c: FlaskClient) -> Any:
     a, b = card(t, 0), card(t, 0, 1)
     return c.post(
         t.url("/arrangement"),
-        json={"seat": 0, "seat_token": t.tokens[0], "patterns": [[a, b], [a, b]]},
+        json={"seat": 0, "patterns": [[a, b], [a, b]]},
+        headers=auth(t.tokens[0]),
     )
 
 
@@ -281,7 +297,8 @@ def p_not_a_pattern(c: FlaskClient) -> Any:
     b = next(x for x in hand if x["rank"] != a["rank"] and x["suit"] != a["suit"])
     return c.post(
         t.url("/arrangement"),
-        json={"seat": 0, "seat_token": t.tokens[0], "patterns": [[a["id"], b["id"]]]},
+        json={"seat": 0, "patterns": [[a["id"], b["id"]]]},
+        headers=auth(t.tokens[0]),
     )
 
 
@@ -291,6 +308,8 @@ TRIGGERS: dict[str, tuple[int, Callable[[FlaskClient], Any]]] = {
     if name.startswith("p_")
 }
 STATUS = {
+    "credentials_missing": 401,
+    "seat_token_invalid": 403,
     "host_token_invalid": 403,
     "stale_version": 409,
     "session_not_found": 404,

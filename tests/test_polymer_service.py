@@ -21,20 +21,24 @@ from rules.polymer import GAME
 from service import create_app
 from service.tokens import Sealer
 
-from .conftest import KEY_A, make_settings
+from .conftest import KEY_A, auth, make_settings
 
 pytestmark = pytest.mark.redis
 BASE = "/v1/polymer"
 
 
 class Table:
+    """A Polymer session played through the test client (credentials in the header)."""
+
     def __init__(self, client: FlaskClient, players: int = 5, **options: Any) -> None:
         self.client = client
         resp = client.post(
-            f"{BASE}/setup", json={"players": players, "seed": 7, "options": options}
+            f"{BASE}/sessions", json={"players": players, "seed": 7, "options": options}
         )
         assert resp.status_code == 201, resp.get_json()
         body = resp.get_json()
+        assert resp.headers["Location"] == self_url(body["session_id"])
+        assert "token" not in body  # the state stays in Redis: no peeking
         self.setup = body
         self.id: str = body["session_id"]
         self.tokens = {s["seat"]: s["seat_token"] for s in body["seats"]}
@@ -42,19 +46,22 @@ class Table:
         self.version: int = body["version"]
 
     def url(self, suffix: str = "") -> str:
-        return f"{BASE}/sessions/{self.id}{suffix}"
+        return f"{self_url(self.id)}{suffix}"
 
     def start(self) -> dict[str, Any]:
-        resp = self.client.post(self.url("/start"), json={"host_token": self.host})
+        resp = self.client.post(self.url("/start"), headers=auth(self.host))
         assert resp.status_code == 200, resp.get_json()
         self.version = resp.get_json()["version"]
         return resp.get_json()  # type: ignore[no-any-return]
 
     def get(self, seat: int | None = None) -> dict[str, Any]:
-        query = f"?seat={seat}&seat_token={self.tokens[seat]}" if seat is not None else ""
-        resp = self.client.get(self.url(query))
+        if seat is None:
+            resp = self.client.get(self.url())
+        else:
+            resp = self.client.get(self.url(f"?seat={seat}"), headers=auth(self.tokens[seat]))
         assert resp.status_code == 200, resp.get_json()
         body = resp.get_json()
+        assert "token" not in body
         self.version = body["version"]
         return body  # type: ignore[no-any-return]
 
@@ -66,13 +73,8 @@ class Table:
     ) -> dict[str, Any]:
         resp = self.client.post(
             self.url("/moves"),
-            json={
-                "seat": seat,
-                "seat_token": self.tokens[seat],
-                "version": self.version,
-                "move": move,
-            },
-            headers=headers,
+            json={"seat": seat, "version": self.version, "move": move},
+            headers={**auth(self.tokens[seat]), **headers},
         )
         body = resp.get_json()
         assert resp.status_code == expect, body
@@ -81,8 +83,19 @@ class Table:
         return body  # type: ignore[no-any-return]
 
     def state(self) -> dict[str, Any]:
-        body = self.get()
-        return Sealer((KEY_A,)).open(body["token"], slug="polymer", rules_version=1).state
+        """The whole state, read from Redis (responses never carry it)."""
+        return stored_state(self.client.application, self.id)
+
+
+def self_url(session_id: str) -> str:
+    return f"{BASE}/sessions/{session_id}"
+
+
+def stored_state(app: Flask, session_id: str, slug: str = "polymer") -> dict[str, Any]:
+    session, _ = app.extensions["chemgames.store"].load(session_id)
+    assert session is not None, f"session {session_id} is not in Redis"
+    info = app.extensions["chemgames.games"][slug].game.info
+    return Sealer((KEY_A,)).open(session.token, slug=slug, rules_version=info.rules_version).state
 
 
 @pytest.fixture()
@@ -113,10 +126,13 @@ def test_everyone_ready_starts_the_timer_on_the_server_clock(client: FlaskClient
 
 
 def test_only_the_host_starts_the_timer(tbl: Table) -> None:
-    resp = tbl.client.post(tbl.url("/start"), json={"host_token": tbl.tokens[0]})
+    resp = tbl.client.post(tbl.url("/start"), headers=auth(tbl.tokens[0]))
     assert resp.status_code == 403 and resp.get_json()["code"] == "host_token_invalid"
+    resp = tbl.client.post(tbl.url("/start"))
+    assert resp.status_code == 401 and resp.get_json()["code"] == "credentials_missing"
+    assert tbl.get()["phase"] == "waiting"
     tbl.start()
-    resp = tbl.client.post(tbl.url("/start"), json={"host_token": tbl.host})
+    resp = tbl.client.post(tbl.url("/start"), headers=auth(tbl.host))
     assert resp.status_code == 422 and resp.get_json()["code"] == "already_started"
 
 
@@ -136,8 +152,11 @@ def test_offer_accept_and_undo_only_the_two_seats_see_cards(tbl: Table) -> None:
     seen_by_3 = tbl.get(3)["view"]["offers"][0]
     assert seen_by_1["give"][0]["id"] == give["id"]
     assert "give" not in seen_by_3 and seen_by_3["count"] == 1
-    wrong = tbl.move(1, {"type": "accept", "offer": offer_id, "give": [h1[1]["id"]]}, expect=422)
-    assert wrong["code"] in ("ask_not_met",) or h1[1]["code"] == h1[0]["code"]
+    # a card of another face than the one asked for: certainly not what the offer asks
+    unasked = next(c for c in h1 if c["code"] != h1[0]["code"])
+    wrong = tbl.move(1, {"type": "accept", "offer": offer_id, "give": [unasked["id"]]}, expect=422)
+    assert wrong["code"] == "ask_not_met"
+    assert tbl.get()["version"] == made["version"]  # nothing moved
     done = tbl.move(1, {"type": "accept", "offer": offer_id, "give": [h1[0]["id"]]})
     trade = done["events"][0]
     assert trade["type"] == "trade_executed" and trade["gave"][0][0]["id"] == give["id"]
@@ -250,12 +269,8 @@ def test_fifty_concurrent_conflicting_moves_exactly_one_applies(app: Flask, tbl:
             barrier.wait()
             resp = c.post(
                 tbl.url("/moves"),
-                json={
-                    "seat": seat,
-                    "seat_token": tbl.tokens[seat],
-                    "version": version,
-                    "move": move,
-                },
+                json={"seat": seat, "version": version, "move": move},
+                headers=auth(tbl.tokens[seat]),
             )
         with lock:
             results.append((resp.status_code, resp.get_json()))
@@ -278,16 +293,17 @@ def test_idempotent_retry_returns_the_original_result(tbl: Table) -> None:
     tbl.start()
     card = tbl.hand(0)[0]["id"]
     move = {"type": "lend", "to": 1, "cards": [card]}
-    body = {"seat": 0, "seat_token": tbl.tokens[0], "version": tbl.version, "move": move}
-    first = tbl.client.post(tbl.url("/moves"), json=body, headers={"Idempotency-Key": "k-1"})
-    again = tbl.client.post(tbl.url("/moves"), json=body, headers={"Idempotency-Key": "k-1"})
+    body = {"seat": 0, "version": tbl.version, "move": move}
+    headers = {**auth(tbl.tokens[0]), "Idempotency-Key": "k-1"}
+    first = tbl.client.post(tbl.url("/moves"), json=body, headers=headers)
+    again = tbl.client.post(tbl.url("/moves"), json=body, headers=headers)
     assert first.status_code == again.status_code == 200
     assert again.headers.get("Idempotent-Replayed") == "true"
     assert first.get_json() == again.get_json()
     assert tbl.get()["version"] == first.get_json()["version"]
     assert len(tbl.get()["loans"]) == 1
     other = {**body, "move": {"type": "lend", "to": 1, "cards": [tbl.hand(0)[0]["id"]]}}
-    reused = tbl.client.post(tbl.url("/moves"), json=other, headers={"Idempotency-Key": "k-1"})
+    reused = tbl.client.post(tbl.url("/moves"), json=other, headers=headers)
     assert reused.status_code == 422 and reused.get_json()["code"] == "idempotency_key_reused"
 
 
@@ -433,9 +449,9 @@ def test_redis_stopped_and_restarted_mid_game(own_redis: dict[str, Any]) -> None
 
     resp = client.post(
         t.url("/moves"),
-        json={"seat": 1, "seat_token": t.tokens[1], "version": t.version,
-              "move": {"type": "lend", "to": 2, "cards": [0]}},
-    )  # fmt: skip
+        json={"seat": 1, "version": t.version, "move": {"type": "lend", "to": 2, "cards": [0]}},
+        headers=auth(t.tokens[1]),
+    )
     assert resp.status_code == 503 and resp.get_json()["code"] == "redis_unavailable"
     assert int(resp.headers["Retry-After"]) > 0
     ready = client.get("/readyz").get_json()

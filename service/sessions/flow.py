@@ -128,8 +128,13 @@ def create(api: GameApi, body: Mapping[str, Any]) -> tuple[Loaded, list[Event]]:
         players=int(env.state["players"]),
         deadline_ms=_deadline(api, env),
         public=public,
+        ttl=_ended_ttl() if api.game.outcome(env.state).finished else None,
     )
     return load(api, env.game_id), events
+
+
+def _ended_ttl() -> int:
+    return min(ENDED_TTL_SECONDS, store().ttl)
 
 
 def commit(
@@ -152,7 +157,7 @@ def commit(
         deadline_ms=_deadline(api, env),
         public=api.hooks.public(env.state) if api.hooks else {},
         message=_message(loaded, env, events),
-        ttl=min(ENDED_TTL_SECONDS, store().ttl) if finished else None,
+        ttl=_ended_ttl() if finished else None,
         system=system,
         idem=idem,
     )

@@ -146,6 +146,7 @@ class SessionStore:
         players: int,
         deadline_ms: int | None,
         public: dict[str, Any],
+        ttl: int | None = None,
     ) -> None:
         key = self.key(session_id)
         with self.redis.pipeline() as pipe:
@@ -160,7 +161,7 @@ class SessionStore:
                     "players": players,
                 },
             )
-            pipe.expire(key, self.ttl)
+            pipe.expire(key, ttl or self.ttl)
             pipe.execute()
 
     def commit(
