@@ -6,6 +6,7 @@ import http
 import logging
 from typing import Any
 
+import redis
 from flask import Flask, Response, g, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
@@ -13,6 +14,7 @@ from werkzeug.exceptions import HTTPException
 from rules.core import RuleViolation
 
 from .problems import Problem, from_violation
+from .sessions.flow import redis_down
 
 log = logging.getLogger("chemgames.errors")
 
@@ -132,6 +134,8 @@ def install_error_handlers(app: Flask) -> None:
     """Every error the service sends is problem+json: HTTP errors, problems, rule
     violations and anything unexpected (a logged 500 with the request id)."""
     app.register_error_handler(HTTPException, lambda e: _send(problem_for_http(e)))
+    # the session store is down: every session endpoint answers 503 with Retry-After
+    app.register_error_handler(redis.RedisError, lambda e: _send(redis_down(e)))
     app.register_error_handler(Problem, _send)
     app.register_error_handler(RuleViolation, lambda e: _send(from_violation(e)))
     app.register_error_handler(Exception, _unexpected)

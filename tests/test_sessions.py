@@ -951,6 +951,7 @@ def _commit(store: SessionStore, session_id: str, *, system: bool) -> Any:
     return store.commit(
         session_id,
         expected=4,
+        version=5,
         token="t1",
         deadline_ms=None,
         public={},
@@ -989,6 +990,7 @@ def test_the_store_files_answers_under_seat_credential_and_key(store: SessionSto
     result = store.commit(
         session_id,
         expected=4,
+        version=5,
         token="t1",
         deadline_ms=None,
         public={},

@@ -97,13 +97,6 @@ def make_session_blueprint(api: GameApi) -> Blueprint:
         "that each hold only their own seat's credential play together.",
     )
 
-    @blp.app_errorhandler(redis.RedisError)
-    def _redis_down(err: redis.RedisError) -> Response:
-        # every session endpoint (and Polymer's extras): the store is down, retry later
-        from ..api import _send
-
-        return _send(flow.redis_down(err))
-
     played = merge(BODY_ERRORS, SESSION_ERRORS, SEAT_ERRORS)
     move_errors = merge(
         played,
