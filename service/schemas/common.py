@@ -364,7 +364,7 @@ class OptionSchema(ma.Schema):
     )
     description = fields.String(required=True)
     choices = fields.List(
-        fields.Raw(metadata={"oneOf": SCALAR[1:]}),
+        fields.Raw(metadata={"oneOf": SCALAR}),
         required=True,
         metadata={"description": "The allowed values, when they are a short list."},
     )

@@ -264,6 +264,23 @@ class PzCardSchema(ma.Schema):
     mechanism = fields.String(validate=validate.OneOf(list(MECHANISMS)))
 
 
+class PzDeckCardSchema(PzCardSchema):
+    """A card of the deck as the catalogue lists it: its face, which of the two decks it
+    belongs to, and for a monomer the polymer it makes."""
+
+    deck = fields.Integer(
+        required=True,
+        validate=validate.Range(min=1, max=MAX_DECKS),
+        metadata={"description": "Which of the two 55-card decks."},
+    )
+    polymer = fields.String(
+        metadata={"description": "Monomers: the polymer it makes.", "example": "polystyrene (PS)"}
+    )
+    reaction = fields.String(
+        metadata={"description": "Jokers: what the card does to a growing chain, as a reaction."}
+    )
+
+
 class PzChainSchema(ma.Schema):
     """A chain on the table (growing or capped) or set aside (terminated)."""
 
@@ -576,7 +593,7 @@ API = GameApi(
     moves=MOVES,
     view=PzViewSchema,
     scores=PzScoresSchema,
-    card=PzCardSchema,
+    card=PzDeckCardSchema,
     events={
         "card_drawn": PzCardDrawnEventSchema,
         "card_discarded": PzCardDiscardedEventSchema,
