@@ -202,7 +202,11 @@ def test_internal_codes_on_the_rules_directly(slug: str) -> None:
     with pytest.raises(RuleViolation) as err:
         game.bot_move(state, seat, "no-such-bot")
     assert err.value.code == "unknown_bot"
-    broken = {**state, "hands": [list(state["hands"][1]), *state["hands"][1:]]}
+    if game.layout is not None:  # a zone game keeps its hands in state["zones"]
+        hands = state["zones"]["hand"]
+        broken = {**state, "zones": {**state["zones"], "hand": [list(hands[1]), *hands[1:]]}}
+    else:
+        broken = {**state, "hands": [list(state["hands"][1]), *state["hands"][1:]]}
     with pytest.raises(RuleViolation) as err:
         game.check(broken)  # seat 0 now holds seat 1's cards: duplicated, others lost
     assert err.value.code == "state_invalid"
