@@ -231,6 +231,14 @@ def _custom_deal(opts: Mapping[str, Any], players: int) -> tuple[list[list[int]]
 
 def setup(players: int, options: Mapping[str, Any], seed: int) -> State:
     """Deal a game: all 54 cards by the seed's table, or a custom ``deal``."""
+    if players == 1:
+        raise RuleViolation(
+            "bad_players",
+            "Chemistry Battle needs 2 to 6 seats: one person plays against the service's bots "
+            'by setting up 2 or more seats and naming the others in "bots" '
+            '(e.g. {"1": "greedy"}).',
+            players=players,
+        )
     players = check_players(INFO, players)
     opts = resolve_options(INFO, options)
     _check_options(opts, players)
