@@ -28,6 +28,14 @@ def documented(spec: dict[str, Any], path: str, body: dict[str, Any], status: in
     assert not errors, f"{path}: {errors[0].message} at {list(errors[0].path)}"
 
 
+def problem(body: dict[str, Any], code: str) -> dict[str, Any]:
+    """An RFC 9457 problem with its stable code (tests/test_api_errors.py counts on these)."""
+    assert body["code"] == code, body
+    assert body["status"] == 422 and body["type"] == f"/v1/problems/{code}"
+    assert body["title"] and body["detail"]
+    return body
+
+
 def test_a_four_seat_game_deals_13_each_and_2_to_the_kitty(table: Any, spec: Any) -> None:
     t = table(SLUG, players=4, seed=3, options={"dealer": 2})
     documented(spec, "setup", t.setup, 201)
@@ -48,9 +56,9 @@ def test_a_four_seat_game_deals_13_each_and_2_to_the_kitty(table: Any, spec: Any
 
 def test_moves_are_played_in_turn_and_refused_with_codes(table: Any, spec: Any) -> None:
     t = table(SLUG, players=2, seed=1, options=PILE_DEAL)
-    wrong = t.move(1, {"type": "play", "card": 2}, expect=422)
-    assert wrong["code"] == "not_your_turn" and "seat 0's turn" in wrong["detail"]
-    assert t.move(0, {"type": "play_next"}, expect=422)["code"] == "hand_not_empty"
+    wrong = problem(t.move(1, {"type": "play", "card": 2}, expect=422), "not_your_turn")
+    assert "seat 0's turn" in wrong["detail"]
+    problem(t.move(0, {"type": "play_next"}, expect=422), "hand_not_empty")
     assert t.move(0, {"type": "play", "card": 2}, expect=422)["code"] == "not_in_hand"
     assert t.move(0, {"type": "play", "card": 99}, expect=422)["code"] == "bad_move"
     assert t.move(0, {"type": "play"}, expect=422)["code"] == "bad_move"
@@ -77,7 +85,7 @@ def test_a_whole_game_to_the_count(table: Any, spec: Any) -> None:
     assert [c["z"] for c in view["seats"][0]["collected"]["cards"]] == [30, 2, 3, 31]
     assert view["seats"][0]["kitty_count"] == 2
     assert not named_cards(view) & {50, 51}  # the captured kitty stays face down
-    assert t.move(0, {"type": "play", "card": 30}, expect=422)["code"] == "play_in_order"
+    problem(t.move(0, {"type": "play", "card": 30}, expect=422), "play_in_order")
     body = t.move(0, {"type": "play_next"})
     assert body["events"][0] == {"type": "pile_picked_up", "seat": 0, "round": 4, "count": 6}
     assert body["events"][1]["card"]["z"] == 50
