@@ -11,12 +11,19 @@ BENCHES = [
         ["-m", "bench.games", "--game", game]
         for game in ("element-draft", "compound-capture", "metal-vs-nonmetal", "polymerization")
     ),
+    ["-m", "bench.chemistry_battle_games", "--players", "6"],
     ["-m", "bench.compound_capture_games"],
     ["-m", "bench.polymerization_games", "--stats"],
     ["-m", "bench.polymer_patterns"],
     *(
         ["-m", "bench.http_moves", "--game", game]
-        for game in ("element-draft", "compound-capture", "metal-vs-nonmetal", "polymerization")
+        for game in (
+            "element-draft",
+            "chemistry-battle",
+            "compound-capture",
+            "metal-vs-nonmetal",
+            "polymerization",
+        )
     ),
     ["-m", "bench.http_sessions"],
     ["-m", "bench.http_polymer"],

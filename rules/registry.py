@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from rules.chemistry_battle import GAME as CHEMISTRY_BATTLE
 from rules.compound_capture import GAME as COMPOUND_CAPTURE
 from rules.core import Game
 from rules.element_draft import GAME as ELEMENT_DRAFT
@@ -16,6 +17,7 @@ GAMES: Mapping[str, Game] = {
     for game in (
         ELEMENT_DRAFT,
         POLYMER,
+        CHEMISTRY_BATTLE,
         COMPOUND_CAPTURE,
         METAL_VS_NONMETAL,
         POLYMERIZATION,

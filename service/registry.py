@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .play import GameApi
 from .polymer.blueprint import API as POLYMER
+from .schemas.chemistry_battle import API as CHEMISTRY_BATTLE
 from .schemas.compound_capture import API as COMPOUND_CAPTURE
 from .schemas.element_draft import API as ELEMENT_DRAFT
 from .schemas.metal_vs_nonmetal import API as METAL_VS_NONMETAL
@@ -16,6 +17,7 @@ def game_apis() -> dict[str, GameApi]:
         for api in (
             ELEMENT_DRAFT,
             POLYMER,
+            CHEMISTRY_BATTLE,
             COMPOUND_CAPTURE,
             METAL_VS_NONMETAL,
             POLYMERIZATION,
