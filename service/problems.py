@@ -85,6 +85,9 @@ SERVICE_PROBLEMS: Mapping[str, ProblemKind] = {
         "Session store unavailable",
         "The session store (Redis) cannot be reached; retry after the Retry-After delay.",
     ),
+    "too_many_streams": ProblemKind(
+        503, "Too many event streams", "This instance holds its limit of open event streams."
+    ),
     "internal_error": ProblemKind(
         500, "Internal error", "An unexpected error; it has been logged with the request id."
     ),

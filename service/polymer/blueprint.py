@@ -16,6 +16,7 @@ from marshmallow import fields
 from rules.polymer import GAME
 from rules.polymer.game import declared
 
+from .. import streams
 from ..docs import BODY_ERRORS, merge, problems
 from ..examples import polymer_examples
 from ..jsonio import json_response
@@ -316,19 +317,22 @@ class Events(MethodView):
         "events), `: keep-alive` comments, and `end` when the game is over or the stream "
         "reaches its time limit (reconnect and resync).",
     )
-    @problems(blp, SESSION_ERRORS)
+    @problems(blp, merge(SESSION_ERRORS, {503: ["too_many_streams"]}))
     def get(self, session_id: str) -> Any:
         """Follow a session live, from any instance: offers, trades, loan calls,
         repayments and the end of time, without polling. Events are public (no cards);
         fetch your view for the details."""
         loaded = ss.load(session_id)
         settings = current_app.config["SETTINGS"]
+        slot = streams.acquire(settings.sse_max_streams)  # 503 too_many_streams past the bound
         stream = _stream(loaded, settings.sse_max_seconds, settings.sse_heartbeat_seconds)
-        return Response(
+        response = Response(
             stream_with_context(stream),
             mimetype="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
+        response.call_on_close(slot.release)
+        return response
 
 
 def _sse(event: str, data: Any, event_id: int | None = None) -> str:
