@@ -30,8 +30,12 @@ from __future__ import annotations
 import ctypes
 import multiprocessing
 import threading
+import weakref
 from collections.abc import MutableSequence
 from typing import Any
+
+import redis
+from redis.client import PubSub
 
 from .problems import Problem
 
@@ -93,6 +97,31 @@ def acquire(limit: int) -> Slot:
 
 def open_streams() -> int:
     return _limiter.open()
+
+
+_pubsub_clients: weakref.WeakKeyDictionary[Any, redis.Redis] = weakref.WeakKeyDictionary()
+
+
+def pubsub(client: redis.Redis, limit: int) -> PubSub:
+    """A pub/sub connection for one stream, from a pool of its own.
+
+    Each stream holds its connection for as long as it is open, so streams take
+    them from a pool sized for the stream bound (redis-py's default is 100 per
+    process), never from the pool the moves use: however many streams are open,
+    a move still finds a connection.
+    """
+    streams_client = _pubsub_clients.get(client)
+    if streams_client is None:
+        pool = client.connection_pool
+        streams_client = redis.Redis(
+            connection_pool=redis.ConnectionPool(
+                connection_class=pool.connection_class,
+                max_connections=limit + 10,  # a closing stream may still hold one
+                **pool.connection_kwargs,
+            )
+        )
+        _pubsub_clients[client] = streams_client
+    return streams_client.pubsub(ignore_subscribe_messages=True)
 
 
 # gunicorn master hooks (gunicorn.conf.py) ---------------------------------------------

@@ -83,3 +83,28 @@ def test_the_events_endpoint_takes_a_place_and_gives_it_back_on_close(
     # an unknown session is refused before a place is taken
     assert client.get("/v1/polymer/sessions/nope/events").status_code == 404
     assert streams.open_streams() == 0
+
+
+def test_open_streams_never_take_the_connections_moves_need(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """redis-py pools hold 100 connections per process by default; streams must not
+    exhaust the one the moves use (found at ~190 streams over 2 workers)."""
+    from service import create_app
+
+    monkeypatch.setattr(streams, "_limiter", streams.Limiter())
+    app = create_app(make_settings(redis_url=redis_url, sse_max_streams=8))
+    app.extensions["chemgames.store"].redis.connection_pool.max_connections = 4
+    client = app.test_client()
+    sid = client.post("/v1/polymer/setup", json={"players": 5}).get_json()["session_id"]
+    opened = []
+    for _ in range(8):
+        resp = client.get(f"/v1/polymer/sessions/{sid}/events", buffered=False)
+        assert resp.status_code == 200
+        assert next(iter(resp.response)).startswith(b"retry:")  # subscribed by now
+        opened.append(resp)
+    assert client.post("/v1/polymer/setup", json={"players": 5}).status_code == 201
+    assert client.get(f"/v1/polymer/sessions/{sid}").status_code == 200
+    for resp in reversed(opened):  # each holds a request context: last opened, first closed
+        resp.close()
+    assert streams.open_streams() == 0

@@ -342,7 +342,7 @@ def _sse(event: str, data: Any, event_id: int | None = None) -> str:
 
 def _stream(loaded: ss.Loaded, max_seconds: float, heartbeat: float) -> Iterator[str]:
     st = ss.store()
-    pubsub = st.redis.pubsub(ignore_subscribe_messages=True)
+    pubsub = streams.pubsub(st.redis, current_app.config["SETTINGS"].sse_max_streams)
     session_id = loaded.session.id
     state = loaded.env.state
     phase, deadline = state["phase"], state["deadline_ms"]
