@@ -11,6 +11,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -94,12 +95,16 @@ def call(
 
 
 def raw(port: int, data: bytes) -> tuple[int, dict[str, str], bytes]:
-    """Send bytes as they are; read the whole answer of a server that closes."""
+    """Send bytes as they are; read one answer (to its Content-Length, or to the close)."""
     with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
         s.sendall(data)
         got = b""
         while chunk := s.recv(65536):
             got += chunk
+            head, end, body = got.partition(b"\r\n\r\n")
+            length = re.search(rb"(?im)^content-length: *(\d+)", head)
+            if end and length and len(body) >= int(length.group(1)):
+                break
     head, _, body = got.partition(b"\r\n\r\n")
     lines = head.decode("latin-1").split("\r\n")
     headers = dict(line.split(": ", 1) for line in lines[1:])
