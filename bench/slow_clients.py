@@ -34,6 +34,7 @@ import statistics
 import subprocess
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 from .harness import GUNICORN, ROOT, free_port, run_parallel, stop
@@ -140,19 +141,30 @@ class SlowClients(threading.Thread):
                 s.close()
 
 
-def open_streams(port: int, count: int) -> tuple[list[socket.socket], int]:
-    """`count` idle event streams, 10 per 5-seat session; returns (open, refused)."""
+def open_streams(port: int, count: int, within: float) -> tuple[list[socket.socket], int]:
+    """`count` idle event streams, 10 per 5-seat session, trying for at most `within`
+    seconds; returns (open, not opened)."""
     opened: list[socket.socket] = []
     refused = 0
-    sid = ""
+    sid: str | None = None
+    deadline = time.monotonic() + within
     for i in range(count):
-        if i % 10 == 0:
-            sid = post(port, "/v1/polymer/setup", {"players": 5, "seed": i})["session_id"]
+        if time.monotonic() > deadline:
+            return opened, count - len(opened)
+        if i % 10 == 0 or sid is None:
+            try:
+                sid = post(port, "/v1/polymer/setup", {"players": 5, "seed": i})["session_id"]
+            except (OSError, RuntimeError):
+                sid = None
+                refused += 1
+                continue
+        s = socket.socket()
         try:
             s = socket.create_connection(("127.0.0.1", port), timeout=5)
             s.sendall(f"GET /v1/polymer/sessions/{sid}/events HTTP/1.1\r\nHost: b\r\n\r\n".encode())
             head = s.recv(4096)
         except OSError:
+            s.close()
             refused += 1
             continue
         if head.startswith(b"HTTP/1.1 200"):
@@ -163,18 +175,41 @@ def open_streams(port: int, count: int) -> tuple[list[socket.socket], int]:
     return opened, refused
 
 
+def workers_cpu(master: int) -> float:
+    """CPU seconds the master's workers have used (Linux /proc; 0 elsewhere).
+
+    On a shared machine requests/s moves with the neighbours' load; CPU time per
+    request much less, so both are reported.
+    """
+    total = 0.0
+    try:
+        children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+        for pid in children:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return 0.0
+    return total
+
+
 def phase(
-    name: str, port: int, records: list[list[tuple[str, bytes]]], args: argparse.Namespace
+    name: str,
+    port: int,
+    master: int,
+    records: list[list[tuple[str, bytes]]],
+    args: argparse.Namespace,
 ) -> dict[str, float]:
     prober = Prober(port)
     prober.start()
     latencies: list[float] = []
     errors: list[str] = []
+    cpu = workers_cpu(master)
     started = time.perf_counter()
     while time.perf_counter() - started < args.seconds:
         got, _ = run_parallel([replay(port, r, errors) for r in records], args.concurrency)
         latencies.extend(got)
     elapsed = time.perf_counter() - started
+    cpu = workers_cpu(master) - cpu
     prober.done.set()
     prober.join()
     ordered = sorted(latencies) or [float("nan")]
@@ -188,9 +223,12 @@ def phase(
         "hmax": 1000 * health[-1],
         "probes": len(prober.latencies) + prober.failures,
         "hfail": prober.failures,
+        # every worker's CPU over the phase, per move: includes what the load itself costs
+        "cpu_us": 1e6 * cpu / max(1, len(latencies)),
     }
     print(
         f"{name:12} {len(latencies):8d} {row['rps']:8.0f} {row['p50']:7.2f} {row['p99']:7.2f}"
+        f" {row['cpu_us']:6.0f}"
         f" | {row['probes']:6.0f} {row['h50']:7.2f} {row['h99']:7.2f} {row['hmax']:8.2f}"
         f" {row['hfail']:5.0f}" + (f"  ({len(errors)} replays failed)" if errors else ""),
         flush=True,
@@ -254,15 +292,15 @@ def main() -> None:
             f"gunicorn {' '.join(args.gunicorn_arg) or '(gunicorn.conf.py as is)'}"
         )
         print(
-            f"{'phase':12} {'requests':>8} {'req/s':>8} {'p50 ms':>7} {'p99 ms':>7}"
+            f"{'phase':12} {'requests':>8} {'req/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'cpu us':>6}"
             f" | {'probes':>6} {'h50 ms':>7} {'h99 ms':>7} {'hmax ms':>8} {'fail':>5}"
         )
-        before = phase("unloaded", port, records, args)
-        streams, refused = open_streams(port, args.streams)
+        before = phase("unloaded", port, service.pid, records, args)
+        streams, refused = open_streams(port, args.streams, within=2 * args.seconds)
         slow.start()
         time.sleep(2)  # every slow client connected and trickling
-        print(f"  {len(streams)} idle streams open ({refused} refused), {args.slow} slow clients")
-        loaded = phase("loaded", port, records, args)
+        print(f"  {len(streams)} idle streams open ({refused} not), {args.slow} slow clients")
+        loaded = phase("loaded", port, service.pid, records, args)
         print(f"  slow clients reconnected {slow.reconnects} times after being cut off")
         slow.done.set()
         slow.join(timeout=10)
@@ -270,12 +308,15 @@ def main() -> None:
             s.close()
         streams = []
         time.sleep(1)
-        after = phase("unloaded", port, records, args)
+        after = phase("unloaded", port, service.pid, records, args)
         base = (before["rps"] + after["rps"]) / 2
+        cpu = (before["cpu_us"] + after["cpu_us"]) / 2
         print(
-            f"loaded/unloaded throughput: {loaded['rps'] / base:.2f} "
-            f"(target >= 0.80); loaded /healthz p99 {loaded['h99']:.1f} ms (target < 100), "
-            f"{loaded['hfail']:.0f} of {loaded['probes']:.0f} probes failed"
+            f"loaded/unloaded throughput: {loaded['rps'] / base:.2f} (target >= 0.80); "
+            f"CPU per move: {loaded['cpu_us'] / cpu:.2f}x; loaded /healthz p99 "
+            f"{loaded['h99']:.1f} ms (target < 100), {loaded['hfail']:.0f} of "
+            f"{loaded['probes']:.0f} probes failed; load average {os.getloadavg()[0]:.1f} "
+            f"on {os.cpu_count()} CPUs"
         )
     finally:
         slow.done.set()

@@ -41,6 +41,7 @@ def test_every_problem_nginx_answers_is_in_the_catalogue() -> None:
     )
     assert len(pages) == len(bodies) >= 10
     for status, override, name in pages:
+        assert "'" not in bodies[name], "a quote ends nginx's string early"
         problem = json.loads(bodies[name])
         assert problem["status"] == int(override or status)
         assert problem["type"] == "/v1/problems/" + problem["code"]
@@ -73,6 +74,13 @@ def proxied(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterato
             f"http {{ access_log off; {temp} uwsgi_temp_path {tmp / 'u'}; "
             f"scgi_temp_path {tmp / 's'}; include {tmp / 'site.conf'}; }}\n"
         )
+        checked = subprocess.run(
+            [NGINX, "-t", "-p", str(tmp), "-c", str(tmp / "nginx.conf")],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert checked.returncode == 0, checked.stderr
         proc = subprocess.Popen(
             [NGINX, "-p", str(tmp), "-c", str(tmp / "nginx.conf"), "-g", "daemon off;"],
             stdout=subprocess.DEVNULL,
@@ -161,6 +169,11 @@ def test_event_streams_are_not_buffered(proxied: dict[str, Any]) -> None:
         ),
         (b"GET /healthz HTTP/3.0\r\nHost: x\r\n\r\n", 505, "http_error"),
         (
+            b"TRACE /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+            405,
+            "method_not_allowed",
+        ),
+        (
             b"GET /.problems/not_found HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
             404,
             "not_found",
@@ -174,6 +187,7 @@ def test_event_streams_are_not_buffered(proxied: dict[str, Any]) -> None:
         "bad-request-line",
         "unknown-transfer-coding",
         "http-3.0-on-1.1",
+        "trace",
         "internal-uri",
     ],
 )
