@@ -108,3 +108,9 @@ def test_open_streams_never_take_the_connections_moves_need(
     for resp in reversed(opened):  # each holds a request context: last opened, first closed
         resp.close()
     assert streams.open_streams() == 0
+
+
+def test_the_module_examples_run() -> None:
+    import doctest
+
+    assert doctest.testmod(streams).failed == 0
