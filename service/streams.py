@@ -80,7 +80,6 @@ class Limiter:
                 f"This instance already serves its limit of {limit} event streams. Retry in "
                 f"{RETRY_AFTER_SECONDS} seconds; meanwhile GET the session to resync.",
                 headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
-                limit=limit,
             )
         return Slot(self)
 
