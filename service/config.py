@@ -51,6 +51,7 @@ class Settings:
     redis_timeout_seconds: float = 1.0
     sse_max_seconds: float = 300.0
     sse_heartbeat_seconds: float = 15.0
+    sse_max_streams: int = 500
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -72,4 +73,5 @@ class Settings:
             redis_timeout_seconds=float(env.get("REDIS_TIMEOUT_SECONDS", 1.0)),
             sse_max_seconds=float(env.get("SSE_MAX_SECONDS", 300)),
             sse_heartbeat_seconds=float(env.get("SSE_HEARTBEAT_SECONDS", 15)),
+            sse_max_streams=int(env.get("SSE_MAX_STREAMS", 500)),
         )

