@@ -27,6 +27,7 @@ BENCHES = [
     ),
     ["-m", "bench.http_sessions"],
     ["-m", "bench.http_polymer"],
+    ["-m", "bench.slow_clients"],
 ]
 
 

@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .harness import GUNICORN, ROOT, free_port, run_parallel, stop
+from .harness import GUNICORN, ROOT, Recorded, free_port, run_parallel, stop
 from .http_moves import play_game
 
 
@@ -153,7 +153,7 @@ def open_streams(port: int, count: int, within: float) -> tuple[list[socket.sock
             return opened, count - len(opened)
         if i % 10 == 0 or sid is None:
             try:
-                sid = post(port, "/v1/polymer/setup", {"players": 5, "seed": i})["session_id"]
+                sid = post(port, "/v1/polymer/sessions", {"players": 5, "seed": i})["session_id"]
             except (OSError, RuntimeError):
                 sid = None
                 refused += 1
@@ -196,7 +196,7 @@ def phase(
     name: str,
     port: int,
     master: int,
-    records: list[list[tuple[str, bytes]]],
+    records: list[list[Recorded]],
     args: argparse.Namespace,
 ) -> dict[str, float]:
     prober = Prober(port)
@@ -236,16 +236,16 @@ def phase(
     return row
 
 
-def replay(port: int, bodies: list[tuple[str, bytes]], errors: list[str]) -> Any:
+def replay(port: int, bodies: list[Recorded], errors: list[str]) -> Any:
     """One recorded game, request after request on one connection; a failure ends it."""
 
     def job() -> list[float]:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         out = []
         try:
-            for path, body in bodies:
+            for path, body, headers in bodies:
                 started = time.perf_counter()
-                conn.request("POST", path, body, {"Content-Type": "application/json"})
+                conn.request("POST", path, body, {"Content-Type": "application/json", **headers})
                 resp = conn.getresponse()
                 resp.read()
                 if resp.status not in (200, 201):
@@ -283,9 +283,9 @@ def main() -> None:
     streams: list[socket.socket] = []
     slow = SlowClients(port, args.slow)
     try:
-        records: list[list[tuple[str, bytes]]] = [[] for _ in range(args.games)]
+        records: list[list[Recorded]] = [[] for _ in range(args.games)]
         for i in range(args.games):
-            play_game(port, args.players, 1000 + i, records[i])
+            play_game(port, "element-draft", args.players, 1000 + i, records[i])
         print(
             f"{args.games} games of {args.players} players ({sum(map(len, records))} requests) "
             f"replayed by {args.concurrency} clients for {args.seconds:.0f} s per phase; "

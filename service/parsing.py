@@ -18,6 +18,7 @@ import marshmallow as ma
 import orjson
 from flask import Request
 from flask_smorest import Blueprint
+from gunicorn.http.errors import NoMoreData, ParseException
 from webargs import core
 from webargs.flaskparser import FlaskParser
 
@@ -76,7 +77,16 @@ class JsonParser(FlaskParser):
     def load_json(self, req: Request, schema: ma.Schema) -> Any:
         if not req.is_json:
             return core.missing
-        data = req.get_data(cache=True)  # over the size limit: 413 when the length is sent
+        try:
+            data = req.get_data(cache=True)  # over the size limit: 413 when the length is sent
+        except (ParseException, NoMoreData):
+            # gunicorn finds a broken chunked framing only while the body is read
+            raise Problem(
+                "bad_http_request",
+                "The request body's framing is broken (a chunk size or terminator is wrong, "
+                "or the body ends early). Send a well-formed HTTP request.",
+                status=400,
+            ) from None
         limit = req.max_content_length
         if limit is not None and len(data) >= limit:
             # a chunked body is cut at the limit: reading on raises 413 if there is more

@@ -208,7 +208,7 @@ class SlowClients:
 def test_idle_streams_and_slow_clients_leave_health_answering(redis_url: str) -> None:
     bound = 20
     with serve(redis_url, SSE_MAX_STREAMS=str(bound), SSE_HEARTBEAT_SECONDS="1") as port:
-        sessions = [call(port, "POST", "/v1/polymer/setup", {"players": 5})[1] for _ in range(2)]
+        sessions = [call(port, "POST", "/v1/polymer/sessions", {"players": 5})[1] for _ in range(2)]
         streams = []
         with SlowClients(port, 50):
             for i in range(bound):

@@ -140,3 +140,24 @@ def test_an_unexpected_error_logs_one_json_line_with_the_request_id() -> None:
     errors = [line for line in lines.lines if line["msg"] == "unexpected error"]
     assert len(errors) == 1 and errors[0]["request_id"] == "req-42"
     assert errors[0]["path"] == "/boom" and "RuntimeError: boom" in errors[0]["exc"]
+
+
+def test_a_broken_chunked_body_is_a_400_not_a_500(client: FlaskClient) -> None:
+    from gunicorn.http.errors import ChunkMissingTerminator
+
+    class Broken(io.BytesIO):
+        """A chunked body whose framing breaks where gunicorn's reader finds it."""
+
+        def read(self, *args: Any) -> bytes:
+            raise ChunkMissingTerminator(b"xx")
+
+        def readinto(self, *args: Any) -> int:
+            raise ChunkMissingTerminator(b"xx")
+
+    resp = client.post(
+        f"{ED}/setup",
+        input_stream=Broken(),
+        headers={"Transfer-Encoding": "chunked", "Content-Type": "application/json"},
+        environ_overrides={"wsgi.input_terminated": True},
+    )
+    problem(resp, 400, "bad_http_request")

@@ -135,7 +135,7 @@ def test_the_services_own_problems_pass_through(proxied: dict[str, Any]) -> None
 def test_event_streams_are_not_buffered(proxied: dict[str, Any]) -> None:
     port = proxied["port"]
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-    conn.request("POST", "/v1/polymer/setup", json.dumps({"players": 5}), {
+    conn.request("POST", "/v1/polymer/sessions", json.dumps({"players": 5}), {
         "Content-Type": "application/json"})  # fmt: skip
     sid = json.loads(conn.getresponse().read())["session_id"]
     conn.request("GET", f"/v1/polymer/sessions/{sid}/events")

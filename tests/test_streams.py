@@ -71,7 +71,7 @@ def test_the_events_endpoint_takes_a_place_and_gives_it_back_on_close(
     monkeypatch.setattr(streams, "_limiter", streams.Limiter())
     app = create_app(make_settings(redis_url=redis_url, sse_max_streams=1))
     client = app.test_client()  # no `with`: it would keep request contexts the stream pops
-    sid = client.post("/v1/polymer/setup", json={"players": 5}).get_json()["session_id"]
+    sid = client.post("/v1/polymer/sessions", json={"players": 5}).get_json()["session_id"]
     first = client.get(f"/v1/polymer/sessions/{sid}/events", buffered=False)
     assert first.status_code == 200 and streams.open_streams() == 1
     second = client.get(f"/v1/polymer/sessions/{sid}/events")
@@ -96,14 +96,14 @@ def test_open_streams_never_take_the_connections_moves_need(
     app = create_app(make_settings(redis_url=redis_url, sse_max_streams=8))
     app.extensions["chemgames.store"].redis.connection_pool.max_connections = 4
     client = app.test_client()
-    sid = client.post("/v1/polymer/setup", json={"players": 5}).get_json()["session_id"]
+    sid = client.post("/v1/polymer/sessions", json={"players": 5}).get_json()["session_id"]
     opened = []
     for _ in range(8):
         resp = client.get(f"/v1/polymer/sessions/{sid}/events", buffered=False)
         assert resp.status_code == 200
         assert next(iter(resp.response)).startswith(b"retry:")  # subscribed by now
         opened.append(resp)
-    assert client.post("/v1/polymer/setup", json={"players": 5}).status_code == 201
+    assert client.post("/v1/polymer/sessions", json={"players": 5}).status_code == 201
     assert client.get(f"/v1/polymer/sessions/{sid}").status_code == 200
     for resp in reversed(opened):  # each holds a request context: last opened, first closed
         resp.close()
