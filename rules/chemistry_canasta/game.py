@@ -45,7 +45,7 @@ from rules.rng import new_rng
 from . import runs as rn
 from . import scoring
 from .bots import choose
-from .moves import apply, legal_moves, parse_move, to_act, verify
+from .moves import apply, can_reshuffle, legal_moves, parse_move, to_act, verify
 from .table import (
     DECK_CHOICES,
     LAYOUT,
@@ -398,8 +398,10 @@ def check(state: State) -> None:
             problems.append(f"impossible turn record {turn}")
         elif turn["step"] == "draw" and int(turn["drawn"]) == 2:
             problems.append("two cards drawn but still drawing")
-        elif int(turn["drawn"]) == 0 and not (zones["discard"] and zones["draw"]):
-            problems.append("a turn starts with an empty draw deck or discard pile")
+        elif int(turn["drawn"]) == 0 and not (
+            zones["discard"] and (zones["draw"] or can_reshuffle(state))
+        ):
+            problems.append("a turn starts with no card to draw from the draw deck")
         elif turn["melded"] and turn["step"] != "play":
             problems.append("a run laid before drawing")
         if any(not hand for hand in zones["hand"]):

@@ -216,7 +216,7 @@ def _verify(
             dealer=dealer,
         )
     if kind == "draw":
-        dd.verify_draw(state, seat, move["source"], DECK_OUT)
+        dd.verify_draw(state, seat, move["source"], _deck_out(state))
         return None
     dd.verify_step(state, seat, "play")
     melded = bool(state["turn"]["melded"])
@@ -336,7 +336,7 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     if kind == "next_round":
         return _next_round(state, cards)
     if kind == "draw":
-        return dd.apply_draw(state, seat, move["source"], cards, LAYOUT, DECK_OUT)
+        return _apply_draw(state, seat, move["source"], cards)
     if kind == "capture":
         new, events = dd.apply_capture(
             state, seat, move["compound"], move["cards"], cards, LAYOUT, found
@@ -421,11 +421,39 @@ def _apply_claim(
     return {**state, "zones": zones, "runs": all_runs}, [event]
 
 
+def can_reshuffle(state: State) -> bool:
+    """Whether an empty draw deck may still be refilled this round (option ``reshuffles``)
+    from the discard pile under its top card."""
+    used, allowed = int(state["reshuffled"]), int(state["options"]["reshuffles"])
+    return used < allowed and len(state["zones"]["discard"]) > 1
+
+
+def _deck_out(state: State) -> str:
+    """How the shared draw step treats an empty draw deck: a seat's first draw of a turn
+    that starts with one refills it (the end of the previous turn made sure it can);
+    otherwise the deck is just empty."""
+    first = int(state["turn"]["drawn"]) == 0 and not state["zones"]["draw"]
+    return "reshuffle" if first else DECK_OUT
+
+
+def _apply_draw(
+    state: State, seat: int, source: str, cards: TableCards
+) -> tuple[State, list[Event]]:
+    events: list[Event] = []
+    if _deck_out(state) == "reshuffle":
+        # whatever the source, so that this turn too takes a card from the draw deck
+        state, event = dd.reshuffle(state)
+        state["reshuffled"] = int(state["reshuffled"]) + 1
+        events.append(event)
+    new, more = dd.apply_draw(state, seat, source, cards, LAYOUT, DECK_OUT)
+    return new, events + more
+
+
 def _end_turn(
     state: State, seat: int, events: list[Event], cards: TableCards
 ) -> tuple[State, list[Event]]:
     """After a capture or a discard: the round ends, or the next seat's turn starts (with a
-    card in the draw deck, reshuffled into it if the option allows)."""
+    card in the draw deck, or a discard pile to shuffle into it at its first draw)."""
     zones = state["zones"]
     discarded = events[0]["type"] == "card_discarded"
     out = seat if not zones["hand"][seat] else None
@@ -434,18 +462,10 @@ def _end_turn(
         return _end_round(state, cards, events, "all_captured", out, how)
     if out is not None:
         return _end_round(state, cards, events, "went_out", out, how)
-    new = state
-    if not zones["draw"]:
-        if (
-            int(state["reshuffled"]) >= int(state["options"]["reshuffles"])
-            or len(zones["discard"]) < 2
-        ):
-            return _end_round(state, cards, events, "deck_empty")
-        new, event = dd.reshuffle(state)
-        new["reshuffled"] = int(state["reshuffled"]) + 1
-        events.append(event)
+    if not zones["draw"] and not can_reshuffle(state):
+        return _end_round(state, cards, events, "deck_empty")
     nxt = left_of(seat, int(state["players"]))
-    new = {**new, "turn": new_turn(nxt)}
+    new = {**state, "turn": new_turn(nxt)}
     events.append({"type": "turn_started", "seat": nxt})
     return new, events
 
