@@ -265,6 +265,19 @@ ELSEWHERE |= {
     "round_in_progress",
     "match_over",
 }
+# Chemistry Canasta's own codes, walked in tests/test_chemistry_canasta_http.py.
+ELSEWHERE |= {
+    "capture_after_run",
+    "short_run",
+    "run_too_long",
+    "all_wild_run",
+    "not_consecutive",
+    "off_the_table",
+    "no_such_run",
+    "not_your_run",
+    "no_extending",
+    "no_wild_there",
+}
 
 
 @pytest.mark.parametrize("code", sorted(TRIGGERS))
