@@ -364,9 +364,12 @@ class OptionSchema(ma.Schema):
     )
     description = fields.String(required=True)
     choices = fields.List(
-        fields.Raw(metadata={"oneOf": SCALAR[1:]}),
+        fields.Raw(metadata={"oneOf": SCALAR}),
         required=True,
-        metadata={"description": "The allowed values, when they are a short list."},
+        metadata={
+            "description": "The allowed values, when they are a short list (null among them: "
+            "the option may be left to its rule by player count)."
+        },
     )
 
 
