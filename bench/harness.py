@@ -11,7 +11,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,9 +56,12 @@ class Client:
     def __init__(self, port: int) -> None:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
 
-    def post(self, path: str, body: bytes) -> tuple[int, bytes, float]:
+    def post(
+        self, path: str, body: bytes, headers: dict[str, str] | None = None
+    ) -> tuple[int, bytes, float]:
         started = time.perf_counter()
-        self.conn.request("POST", path, body, {"Content-Type": "application/json"})
+        sent = {"Content-Type": "application/json", **(headers or {})}
+        self.conn.request("POST", path, body, sent)
         resp = self.conn.getresponse()
         data = resp.read()
         return resp.status, data, time.perf_counter() - started
@@ -105,18 +108,24 @@ def summary(name: str, latencies: list[float], elapsed: float) -> dict[str, floa
     return row
 
 
+Recorded = tuple[str, bytes] | tuple[str, bytes, dict[str, str]]
+"""A recorded request: its path, its body and (optionally) its headers."""
+
+
 def replay_job(
-    port: int, bodies: list[tuple[str, bytes]], *, echo: bool, parse: bool = False
+    port: int, bodies: Sequence[Recorded], *, echo: bool, parse: bool = False
 ) -> Callable[[], list[float]]:
-    """Send recorded bodies in order (to ``/echo`` or to their own paths)."""
+    """Send recorded requests in order (to ``/echo`` or to their own paths), with their
+    headers (a seat's ``Authorization: Bearer`` credential) to both."""
 
     def job() -> list[float]:
         import json
 
         client = Client(port)
         out = []
-        for path, body in bodies:
-            status, data, took = client.post("/echo" if echo else path, body)
+        for path, body, *headers in bodies:
+            sent = headers[0] if headers else None
+            status, data, took = client.post("/echo" if echo else path, body, sent)
             assert status in (200, 201), status
             if parse:
                 json.loads(data)
@@ -124,3 +133,74 @@ def replay_job(
         return out
 
     return job
+
+
+def record_bot_game(
+    port: int, base: str, setup: dict[str, object], bot: str = "greedy"
+) -> list[Recorded]:
+    """Play one game over HTTP, each seat's move chosen by ``bot`` through ``/bot-move``
+    and then made through ``/moves`` with the seat's bearer credential; return the
+    ``/moves`` requests (replaying them to a stateless service is valid again)."""
+    import json
+
+    client = Client(port)
+    status, data, _ = client.post(f"{base}/setup", json.dumps(setup).encode())
+    assert status == 201, data
+    body = json.loads(data)
+    token, to_act = body["token"], body["to_act"]
+    seats = {s["seat"]: s["seat_token"] for s in body["seats"]}
+    record: list[Recorded] = []
+    while to_act:
+        seat = to_act[0]
+        auth = {"Authorization": f"Bearer {seats[seat]}"}
+        ask = json.dumps({"token": token, "seat": seat, "bot": bot}).encode()
+        status, data, _ = client.post(f"{base}/bot-move", ask, auth)
+        assert status == 200, data
+        move = json.loads(data)["move"]
+        request = json.dumps({"token": token, "seat": seat, "move": move}).encode()
+        status, data, _ = client.post(f"{base}/moves", request, auth)
+        assert status == 200, data
+        record.append((f"{base}/moves", request, auth))
+        body = json.loads(data)
+        token, to_act = body["token"], body["to_act"]
+    return record
+
+
+def service_env() -> dict[str, str]:
+    """The environment of the benchmarked servers: a fresh state key, quiet logs, Redis
+    db 15, 2 workers."""
+    from cryptography.fernet import Fernet
+
+    return {
+        **os.environ,
+        "STATE_KEYS": Fernet.generate_key().decode(),
+        "LOG_LEVEL": "WARNING",
+        "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/15"),
+        "WEB_CONCURRENCY": "2",
+    }
+
+
+def service_against_echo(
+    records: Sequence[Sequence[Recorded]],
+    service_port: int,
+    echo_port: int,
+    concurrency: int,
+    rounds: int,
+) -> float:
+    """Replay ``records`` (one list per game, ``concurrency`` games at a time) to the
+    service and the same requests to the echo, ``rounds`` times alternating; print each
+    run and the best rounds; return the ratio of the best request rates."""
+    print(f"{'server':10} {'requests':>8} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8}")
+    best: dict[str, dict[str, float]] = {}
+    for _ in range(rounds):
+        for name, port, to_echo in (("service", service_port, False), ("echo", echo_port, True)):
+            jobs = [replay_job(port, list(r), echo=to_echo) for r in records]
+            row = summary(name, *run_parallel(jobs, concurrency))
+            if name not in best or row["rps"] > best[name]["rps"]:
+                best[name] = row
+    ratio = best["service"]["rps"] / best["echo"]["rps"]
+    print(
+        f"best rounds: service {best['service']['rps']:.0f} req/s, echo "
+        f"{best['echo']['rps']:.0f} req/s, ratio service/echo {ratio:.2f}"
+    )
+    return ratio
