@@ -753,13 +753,16 @@ def test_greedy_prefers_capture_then_the_longest_run_then_a_claim() -> None:
     assert move == {"type": "run", "cards": [12, 13, 14, 15, ids(longest, 0, "wild")[0]]}
     claim = arrange(
         setup(2),
-        hands=[["Ru", "He", "Xe"], F1[:6]],
-        runs=[[], [["Tc", "wild", "Rh"]]],
+        hands=[["Ru", "Ne", "Mg", "Al", "Si", "He"], F1[:6]],
+        runs=[[["F", "wild", "Na"]], [["Tc", "wild", "Rh"]]],
         draw_top=["Kr", "Ar"],
     )
     claim = draw_two(claim)
     move, _ = GAME.bot_move(claim, 0, "greedy")
-    assert move == {"type": "claim", "owner": 1, "run": 0, "card": 44}
+    assert move["type"] in ("run", "extend") and move["cards"] == [12, 13, 14]  # not a claim
+    claim, _ = play(claim, 0, move)
+    move, _ = GAME.bot_move(claim, 0, "greedy")
+    assert move == {"type": "claim", "owner": 1, "run": 0, "card": 44}  # another's first
 
 
 def test_greedy_discards_the_card_least_useful_to_it() -> None:
