@@ -39,9 +39,10 @@ def arrange(
     seat: int = 0,
 ) -> State:
     """Lay the cards out by name (element symbol, "wild", or a compound's formula): each
-    hand as given (seats not given get fillers), each seat's runs (lowest first; a wild stands where it lies), the draw
-    deck with ``draw_top`` on top (``draw`` cards in all, when given; the rest goes under
-    the discard pile), the discard pile bottom first, the row; ``seat`` to draw."""
+    hand as given (seats not given get fillers), each seat's runs (lowest first; a wild
+    stands where it lies), the draw deck with ``draw_top`` on top (``draw`` cards in all,
+    when given; the rest goes under the discard pile), the discard pile bottom first, the
+    row; ``seat`` to draw."""
     cards = cards_of(state)
     players = int(state["players"])
     free: dict[str, list[int]] = {}

@@ -25,11 +25,6 @@ SEED_DISCARD = (
     "If the player cannot capture a compound. i.e if they can only make a run or have no play "
     "they must discard a card to the discard pile."
 )
-SEED_END = (
-    "Play continues with the next player until all compound cards are captured OR until one "
-    "player plays all cards in their hand and goes out. If a player is going out they may or "
-    "may not play discard."
-)
 
 MOVE_FIELDS: Mapping[str, frozenset[str]] = {
     "draw": frozenset({"type", "source"}),
