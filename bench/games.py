@@ -5,7 +5,8 @@
 
 Plays whole games through the rules API exactly as the service does (to_act, then
 bot_move + apply for the first seat to act), with greedy bots and with random bots,
-and reports games, moves per second and milliseconds per move.
+and reports games per second, rounds per game (a match's rounds for the games played
+to a target), moves per second and milliseconds per move.
 """
 
 from __future__ import annotations

@@ -5,26 +5,20 @@ from __future__ import annotations
 import subprocess
 import sys
 
+IN_PROCESS = (
+    "element-draft",
+    "chemistry-battle",
+    "compound-capture",
+    "chemistry-canasta",
+    "metal-vs-nonmetal",
+    "polymerization",
+)
 BENCHES = [
     ["bench/word_detection.py"],
-    *(
-        ["-m", "bench.games", "--game", game]
-        for game in ("element-draft", "compound-capture", "metal-vs-nonmetal", "polymerization")
-    ),
-    ["-m", "bench.chemistry_battle_games", "--players", "6"],
-    ["-m", "bench.compound_capture_games"],
+    *(["-m", "bench.games", "--game", game] for game in IN_PROCESS),
     ["-m", "bench.polymerization_games", "--stats"],
     ["-m", "bench.polymer_patterns"],
-    *(
-        ["-m", "bench.http_moves", "--game", game]
-        for game in (
-            "element-draft",
-            "chemistry-battle",
-            "compound-capture",
-            "metal-vs-nonmetal",
-            "polymerization",
-        )
-    ),
+    *(["-m", "bench.http_moves", "--game", game] for game in IN_PROCESS),
     ["-m", "bench.http_sessions"],
     ["-m", "bench.http_polymer"],
     ["-m", "bench.slow_clients"],

@@ -61,7 +61,9 @@ __all__ = [
     "layout",
     "new_turn",
     "redeal_hidden",
+    "reshuffle",
     "verify_capture",
+    "verify_cards",
     "verify_discard",
     "verify_draw",
     "verify_step",
@@ -304,10 +306,9 @@ def apply_draw(
     zones, rng = state["zones"], state["rng"]
     events: list[Event] = []
     if source == "deck" and not zones["draw"]:
-        under = zones["discard"][:-1]
-        rng, order = shuffled(rng, under)
-        zones = {**zones, "discard": zones["discard"][-1:], "draw": order}
-        events.append({"type": "deck_reshuffled", "count": len(order)})
+        reshuffled, event = reshuffle(state)
+        zones, rng = reshuffled["zones"], reshuffled["rng"]
+        events.append(event)
     src = ("draw", None) if source == "deck" else ("discard", None)
     zones, drawn = table.draw(zones, src, ("hand", seat), 1)
     turn = dict(state["turn"])
@@ -337,6 +338,21 @@ def apply_draw(
             {"type": "draw_ended", "seat": seat, "drawn": turn["drawn"], "reason": "no_cards"}
         )
     return new, events
+
+
+def reshuffle(state: State) -> tuple[State, Event]:
+    """Shuffle the discard pile, all but its top card, into a new draw deck (put under
+    what is left of the old one); event ``deck_reshuffled``."""
+    zones = state["zones"]
+    rng, order = shuffled(state["rng"], zones["discard"][:-1])
+    zones = {**zones, "discard": zones["discard"][-1:], "draw": order + zones["draw"]}
+    return {**state, "zones": zones, "rng": rng}, {"type": "deck_reshuffled", "count": len(order)}
+
+
+def verify_cards(state: State, seat: int, played: Sequence[int], cards: TableCards) -> None:
+    """Refuse a list of cards to play that names one twice (``duplicate_card``) or one
+    ``seat`` does not hold (``not_in_hand``)."""
+    _check_cards(state, seat, played, cards)
 
 
 def _check_cards(state: State, seat: int, played: Sequence[int], cards: TableCards) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rules.chemistry_battle import GAME as CHEMISTRY_BATTLE
+from rules.chemistry_canasta import GAME as CHEMISTRY_CANASTA
 from rules.compound_capture import GAME as COMPOUND_CAPTURE
 from rules.core import Game
 from rules.element_draft import GAME as ELEMENT_DRAFT
@@ -19,6 +20,7 @@ GAMES: Mapping[str, Game] = {
         POLYMER,
         CHEMISTRY_BATTLE,
         COMPOUND_CAPTURE,
+        CHEMISTRY_CANASTA,
         METAL_VS_NONMETAL,
         POLYMERIZATION,
     )

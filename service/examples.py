@@ -112,7 +112,7 @@ def stateless(api: GameApi) -> dict[str, dict[str, Any]]:
             "seat": seat,
             "version": 0,
             "moves": game.legal_moves(state, seat)[:8],
-            "move_space": None,
+            "move_space": api.move_space,
         },
         "view": {"version": 1, **_turn(game, p["after"]), "view": game.view(p["after"], None)},
         "scores": {

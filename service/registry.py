@@ -5,6 +5,7 @@ from __future__ import annotations
 from .play import GameApi
 from .polymer.blueprint import API as POLYMER
 from .schemas.chemistry_battle import API as CHEMISTRY_BATTLE
+from .schemas.chemistry_canasta import API as CHEMISTRY_CANASTA
 from .schemas.compound_capture import API as COMPOUND_CAPTURE
 from .schemas.element_draft import API as ELEMENT_DRAFT
 from .schemas.metal_vs_nonmetal import API as METAL_VS_NONMETAL
@@ -19,6 +20,7 @@ def game_apis() -> dict[str, GameApi]:
             POLYMER,
             CHEMISTRY_BATTLE,
             COMPOUND_CAPTURE,
+            CHEMISTRY_CANASTA,
             METAL_VS_NONMETAL,
             POLYMERIZATION,
         )

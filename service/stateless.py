@@ -194,7 +194,12 @@ def make_blueprint(api: GameApi) -> Blueprint:
             authorize(env, seat, credential)
             moves = game.legal_moves(env.state, seat) if seat in game.to_act(env.state) else []
             return json_response(
-                {"seat": seat, "version": env.version, "moves": moves, "move_space": None}
+                {
+                    "seat": seat,
+                    "version": env.version,
+                    "moves": moves,
+                    "move_space": api.move_space,
+                }
             )
 
     @blp.route("/view")

@@ -273,6 +273,19 @@ ELSEWHERE |= {"not_your_turn", "play_in_order", "hand_not_empty"}  # chemistry-b
 # test_streams (a real server or the proxy config; the app alone cannot raise them).
 ELSEWHERE |= {"bad_http_request", "uri_too_long", "headers_too_large", "too_many_streams"}
 ELSEWHERE |= {"upstream_unavailable", "upstream_timeout"}
+# Chemistry Canasta's own codes, walked in tests/test_chemistry_canasta_http.py.
+ELSEWHERE |= {
+    "capture_after_run",
+    "short_run",
+    "run_too_long",
+    "all_wild_run",
+    "not_consecutive",
+    "off_the_table",
+    "no_such_run",
+    "not_your_run",
+    "no_extending",
+    "no_wild_there",
+}
 
 
 @pytest.mark.parametrize("code", sorted(TRIGGERS))

@@ -18,7 +18,6 @@ captured or after a lap of turns with no capture (or when the draw deck runs out
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
 from rules import draw_discard as dd
@@ -29,6 +28,9 @@ from rules.chemistry.decks.compound import (
     TableCards,
     compound_deck,
     custom_deck,
+    custom_deck_of,
+    custom_key,
+    named_table_cards,
     table_cards,
 )
 from rules.core import (
@@ -160,36 +162,22 @@ INFO = GameInfo(
 
 
 # ---------------------------------------------------------------- the cards ---------
-@lru_cache(maxsize=64)
-def _custom(key: tuple[tuple[tuple[str, str], ...], ...]) -> CompoundDeck:
-    return custom_deck([dict(entry) for entry in key])
-
-
-def _custom_key(entries: list[dict[str, Any]]) -> tuple[tuple[tuple[str, str], ...], ...]:
-    return tuple(tuple(sorted(e.items())) for e in entries)
-
-
 def decks_of(state: State) -> list[CompoundDeck]:
     """The compound decks in play, in card-id order."""
     out = []
     for name in state["decks"]:
         if name == "custom":
-            out.append(_custom(_custom_key(state["options"]["compounds"])))
+            out.append(custom_deck_of(custom_key(state["options"]["compounds"])))
         else:
             out.append(compound_deck(name))
     return out
 
 
-@lru_cache(maxsize=64)
-def _cards(names: tuple[str, ...], custom: tuple[tuple[tuple[str, str], ...], ...]) -> TableCards:
-    return table_cards([_custom(custom) if n == "custom" else compound_deck(n) for n in names])
-
-
 def cards_of(state: State) -> TableCards:
     """The physical cards of this game (ids from 1); memoised, as every move needs them."""
     names = tuple(state["decks"])
-    custom = _custom_key(state["options"]["compounds"]) if "custom" in names else ()
-    return _cards(names, custom)
+    custom = custom_key(state["options"]["compounds"]) if "custom" in names else ()
+    return named_table_cards(names, custom)
 
 
 def _choose_decks(players: int, opts: dict[str, Any]) -> list[str]:

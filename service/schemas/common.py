@@ -366,7 +366,10 @@ class OptionSchema(ma.Schema):
     choices = fields.List(
         fields.Raw(metadata={"oneOf": SCALAR}),
         required=True,
-        metadata={"description": "The allowed values, when they are a short list."},
+        metadata={
+            "description": "The allowed values, when they are a short list (null among them: "
+            "the option may be left to its rule by player count)."
+        },
     )
 
 

@@ -11,7 +11,9 @@ card and the wild cards' laws; the chemistry of each compound comes from
 - :func:`deck_problems` says why a deck is unsound (the same checks for both);
 - :func:`capture_report` compares the cards a full capture needs with those a deck holds;
 - :func:`table_cards` numbers the physical cards of one or more decks (ids from 1) so a
-  game can name each copy; Chemistry Canasta adds the Basic Deck of 54 Elements first.
+  game can name each copy; Chemistry Canasta adds the Basic Deck of 54 Elements first;
+  :func:`named_table_cards` does the same memoised by deck names (what a game calls on
+  every move: hashing the deck records themselves would cost half a move).
 
 >>> deck = compound_deck("covalent")
 >>> deck.size, len(deck.compounds), deck.element_cards, len(deck.wilds)
@@ -30,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, TypeAlias
 
 from rules.chemistry.compounds import Compound, parse_compound
 from rules.chemistry.elements import BY_SYMBOL
@@ -43,13 +45,17 @@ __all__ = [
     "HAND_AFTER_DRAW",
     "MIN_PLAYING_CARDS",
     "CompoundDeck",
+    "CustomKey",
     "TableCards",
     "Wild",
     "capture_report",
     "compound_deck",
     "custom_deck",
+    "custom_deck_of",
+    "custom_key",
     "deck_problems",
     "element_copies",
+    "named_table_cards",
     "table_cards",
 ]
 
@@ -409,3 +415,39 @@ def _table_cards(decks: tuple[CompoundDeck, ...], basic: bool) -> TableCards:
                 }
             )
     return TableCards(tuple(faces), compounds)
+
+
+# ---------------------------------------------------------------- memoised by name ---
+CustomKey: TypeAlias = tuple[tuple[tuple[str, str], ...], ...]
+"""A teacher's compound list as a hashable key (each entry's items, sorted)."""
+
+
+def custom_key(entries: Sequence[Mapping[str, Any]]) -> CustomKey:
+    """The key of a custom compound list, for :func:`custom_deck_of` and
+    :func:`named_table_cards`.
+
+    >>> custom_key([{"name": "Water", "formula": "H2O"}])
+    ((('formula', 'H2O'), ('name', 'Water')),)
+    """
+    return tuple(tuple(sorted((str(k), str(v)) for k, v in e.items())) for e in entries)
+
+
+@lru_cache(maxsize=64)
+def custom_deck_of(key: CustomKey) -> CompoundDeck:
+    """:func:`custom_deck` of the list ``key`` was made from, memoised."""
+    return custom_deck([dict(entry) for entry in key])
+
+
+@lru_cache(maxsize=64)
+def named_table_cards(
+    names: tuple[str, ...], custom: CustomKey = (), *, basic: bool = False
+) -> TableCards:
+    """:func:`table_cards` of the decks ``names`` (built-in names, or ``"custom"`` for the
+    deck of the list ``custom``), memoised by the names.
+
+    >>> cards = named_table_cards(("covalent",), basic=True)
+    >>> len(cards.faces), cards.face(26)["symbol"], cards.face(55)["formula"]
+    (108, 'Fe', 'H2O')
+    """
+    decks = [custom_deck_of(custom) if n == "custom" else compound_deck(n) for n in names]
+    return table_cards(decks, basic=basic)

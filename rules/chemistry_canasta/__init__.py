@@ -1,0 +1,5 @@
+"""Chemistry Canasta (`chemistry-canasta`)."""
+
+from .game import GAME, INFO
+
+__all__ = ["GAME", "INFO"]

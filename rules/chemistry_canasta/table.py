@@ -1,0 +1,107 @@
+"""The table of Chemistry Canasta: its zones, its cards, the deal and the turn record.
+
+The zones are the shared draw-two table (:mod:`rules.draw_discard`) plus one board of
+runs per seat; the cards are the Basic Deck of 54 Elements (ids 1-54, the atomic
+numbers) followed by the compound expansion(s). A run on a board is a list of
+positions (:mod:`.runs`) kept in ``state["runs"][seat]``; the board zone holds the
+same cards, so that card conservation and visibility are checked as for any zone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rules import draw_discard as dd
+from rules.chemistry.decks.compound import (
+    DECK_NAMES,
+    TableCards,
+    custom_deck,
+    custom_key,
+    named_table_cards,
+)
+from rules.chemistry.elements import element
+from rules.core import JSON, Event, RuleViolation, State
+from rules.zones import Seen, Zone
+
+LAYOUT = dd.layout(Zone("runs", Seen.PUBLIC, per_seat=True, ordered=False))
+"""The shared table plus each seat's board of runs (every card on it face up)."""
+
+DECK_OUT = "end_round"  # the shared draw step never reshuffles: this game does it (below)
+DECK_CHOICES = ("covalent", "ionic", "both")
+RUNS = ("own", "anyone", "three")
+MAX_RESHUFFLES = 5
+ONE_EXPANSION_MAX = 3
+
+
+def cards_of(state: State) -> TableCards:
+    """The physical cards of this game: the Basic Deck (ids 1-54) then the expansions."""
+    names = tuple(state["decks"])
+    custom = custom_key(state["options"]["compounds"]) if "custom" in names else ()
+    return named_table_cards(names, custom, basic=True)
+
+
+def choose_decks(opts: dict[str, Any], players: int) -> list[str]:
+    """The expansion deck names in play (``opts["compounds"]`` is normalised in place)."""
+    chosen, custom = opts["decks"], opts["compounds"]
+    if chosen is not None and chosen not in DECK_CHOICES:
+        raise RuleViolation(
+            "bad_option", f"decks must be one of {list(DECK_CHOICES)} or null, not {chosen!r}."
+        )
+    if custom is not None:
+        if chosen is not None:
+            raise RuleViolation(
+                "bad_option",
+                "Give either decks (the built-in expansions) or compounds (your own), not both.",
+            )
+        deck = custom_deck(custom)  # raises bad_compounds
+        opts["compounds"] = [
+            {"formula": c.formula, "name": c.name, "bonding": c.bonding} for c in deck.compounds
+        ]
+        return ["custom"]
+    if chosen is None:
+        return ["covalent"] if players <= ONE_EXPANSION_MAX else list(DECK_NAMES)
+    return list(DECK_NAMES) if chosen == "both" else [chosen]
+
+
+def new_turn(seat: int) -> JSON:
+    """The shared turn record, plus whether the seat has laid a run this turn."""
+    return {**dd.new_turn(seat), "melded": False}
+
+
+def deal(
+    state: State, cards: TableCards, dealer: int, spec: Mapping[str, Any] | None = None
+) -> tuple[State, list[Event]]:
+    """Deal a round (:func:`rules.draw_discard.deal`) with empty boards of runs."""
+    players = int(state["players"])
+    fresh = {**state, "runs": [[] for _ in range(players)], "reshuffled": 0, "result": None}
+    new, events = dd.deal(fresh, cards, dealer, LAYOUT, spec)
+    new["turn"] = {**new["turn"], "melded": False}
+    events[0]["round"] = new["match"]["round"]
+    return new, events
+
+
+def position_view(position: Mapping[str, Any], cards: TableCards) -> JSON:
+    """A place in a run: the number it is or stands for, and the card lying there."""
+    e = element(int(position["number"]))
+    return {
+        "number": e.number,
+        "symbol": e.symbol,
+        "name": e.name,
+        "wild": bool(position["wild"]),
+        "by": int(position["by"]),
+        "card": cards.face(int(position["card"])),
+    }
+
+
+def run_view(owner: int, index: int, run: Sequence[Mapping[str, Any]], cards: TableCards) -> JSON:
+    """A run as everyone sees it: its span, its wild cards and every position."""
+    return {
+        "owner": owner,
+        "run": index,
+        "low": int(run[0]["number"]),
+        "high": int(run[-1]["number"]),
+        "length": len(run),
+        "wilds": sum(1 for p in run if p["wild"]),
+        "positions": [position_view(p, cards) for p in run],
+    }
