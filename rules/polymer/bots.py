@@ -17,10 +17,10 @@ from rules.core import Move, RuleViolation, State, left_of, right_of
 from rules.rng import RngState, choice, randbelow
 
 from .cards import FACES, card_code, face_of
-from .game import blocking_loans, can, legal_moves, time_is_up, to_act
-from .moves import _matching_give
+from .legality import can, legal_moves, time_is_up, to_act
+from .moves import blocking_loans, matching_give
 from .patterns import best_arrangement, longest_possible
-from .settle import _strength, returned_cards
+from .settle import returned_cards, strength
 
 BOTS = ("random", "greedy", "trading")
 THINK_MS = (200, 2000)
@@ -81,15 +81,15 @@ def _trading(state: State, seat: int, rng: RngState) -> tuple[Move, RngState]:
     for loan in blocking_loans(state, seat):
         due = min(int(loan["outstanding"]), len(hand))
         return {"type": "repay", "loan": loan["id"], "cards": _least_needed(hand, due)}, rng
-    before = _strength(hand)
+    before = strength(hand)
     for offer in state["offers"]:
         if offer["to"] != seat:
             continue
-        give = [] if offer["kind"] == "undo" else _matching_give(hand, offer["ask"])
+        give = [] if offer["kind"] == "undo" else matching_give(hand, offer["ask"])
         if give is not None:
             move: Move = {"type": "accept", "offer": offer["id"], "give": give}
             after = [c for c in hand if c not in give] + list(offer["give"])
-            if can(state, seat, move) and _strength(after) > before:
+            if can(state, seat, move) and strength(after) > before:
                 return move, rng
         return {"type": "decline", "offer": offer["id"]}, rng
     elapsed = int(state["now_ms"]) - int(state["started_ms"])

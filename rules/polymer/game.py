@@ -35,11 +35,28 @@ from rules.core import (
     resolve_options,
     right_of,
 )
-from rules.core import can as core_can
 from rules.rng import new_rng, shuffled
 
 from . import moves as mv
+from .bots import choose
 from .cards import DECK_SIZE, card_code, card_json, parse_face
+from .legality import (
+    SEED_LOOK,
+    SEED_STOP,
+    can,
+    legal_moves,
+    move_time,
+    time_is_up,
+    to_act,
+    verify,
+)
+from .moves import (
+    MAX_OPEN_OFFERS,
+    SEED_CALL,
+    SEED_TRADE,
+    SEED_UNDO,
+    blocking_loans,
+)
 from .patterns import (
     best_arrangement,
     ranking,
@@ -48,25 +65,30 @@ from .patterns import (
 )
 from .settle import settle
 
+__all__ = [
+    "GAME",
+    "INFO",
+    "MAX_OPEN_OFFERS",
+    "SEED_CALL",
+    "SEED_LOOK",
+    "SEED_STOP",
+    "SEED_TRADE",
+    "SEED_UNDO",
+    "blocking_loans",
+    "can",
+    "declared",
+    "legal_moves",
+    "move_time",
+    "start_timer",
+    "time_is_up",
+    "to_act",
+    "verify",
+]
+
 # players -> cards per seat, from the seed
 DEAL_TABLE: Mapping[int, int] = {
     5: 20, 6: 17, 7: 14, 8: 13, 9: 11, 10: 10, 11: 9, 12: 8, 13: 8, 14: 7, 15: 6,
 }  # fmt: skip
-MAX_OPEN_OFFERS = 12  # per seat: bounds the state (and the token) under a flood of offers
-
-SEED_LOOK = "Players should not look at their cards until the timer starts."
-SEED_TRADE = (
-    "Players can freely (asynchronously) trade any of their cards with their immediate "
-    "neighbors (to their left and right only), however they must always keep the same "
-    "total number of cards."
-)
-SEED_UNDO = "Once a trade has been executed, it can only be undone if both players agree."
-SEED_CALL = (
-    "During the game, a player may at any time “call in” their loan, at which point the "
-    "debtor must immediately return the same number of cards to the loaner (or at least as "
-    "many cards as they hold) before executing any other trades."
-)
-SEED_STOP = "Once the timer reaches 0, all players must stop trading"
 
 CODES: Mapping[str, str] = {
     "bad_card": "A card is not a card id (0-103) or a card code such as QS or 10H.",
@@ -198,18 +220,6 @@ def setup(players: int, options: Mapping[str, Any], seed: int) -> State:
 
 
 # ---------------------------------------------------------------- time --------------
-def move_time(state: State, move: Mapping[str, Any]) -> int:
-    """The time a move happens: its ``at``, never earlier than the last one seen."""
-    at = move.get("at")
-    now = int(state["now_ms"])
-    return max(now, at) if isinstance(at, int) and not isinstance(at, bool) else now
-
-
-def time_is_up(state: State, at: int) -> bool:
-    deadline = state["deadline_ms"]
-    return deadline is not None and at >= int(deadline)
-
-
 def start_timer(state: State, at: int) -> tuple[State, list[Event]]:
     """Start the countdown (all seats ready, or the host said so)."""
     if state["phase"] != "waiting":
@@ -228,65 +238,6 @@ def start_timer(state: State, at: int) -> tuple[State, list[Event]]:
 
 # ---------------------------------------------------------------- moves -------------
 parse_move = mv.parse_move
-
-
-def blocking_loans(state: State, seat: int) -> list[dict[str, Any]]:
-    """Called loans this seat still owes (each blocks every move but its repayment)."""
-    return [ln for ln in state["loans"] if ln["debtor"] == seat and ln["called"]]
-
-
-def verify(state: State, seat: int, move: Move) -> None:
-    """Raise the ``RuleViolation`` that forbids ``move`` now, if any (one place for legality)."""
-    check_seat(state, seat)
-    kind = move["type"]
-    at = move_time(state, move)
-    if state["phase"] == "ended":
-        raise RuleViolation(
-            "timer_expired", "Time is up: the game is over.", rule=SEED_STOP, status=409
-        )
-    if kind == "time_up":
-        if state["phase"] != "trading" or not time_is_up(state, at):
-            raise RuleViolation("timer_running", "Time is not up yet.")
-        return
-    if state["phase"] == "waiting":
-        if kind != "ready":
-            raise RuleViolation(
-                "not_started",
-                "The timer has not started: declare yourself ready and wait for the others "
-                "(or the host) to start it.",
-                rule=SEED_LOOK,
-            )
-        if state["ready"][seat]:
-            raise RuleViolation("already_ready", "You have already declared you are ready.")
-        return
-    if time_is_up(state, at):
-        raise RuleViolation(
-            "timer_expired",
-            "Time is up: trading has stopped.",
-            rule=SEED_STOP,
-            status=409,
-            deadline_ms=state["deadline_ms"],
-        )
-    if kind == "ready":
-        raise RuleViolation("already_started", "The timer is already running.")
-    owed = blocking_loans(state, seat)
-    if owed and not (kind == "repay" and any(ln["id"] == move["loan"] for ln in owed)):
-        loan = owed[0]
-        count = min(int(loan["outstanding"]), len(state["hands"][seat]))
-        raise RuleViolation(
-            "loan_called",
-            f"Seat {loan['lender']} has called in its loan #{loan['id']}: return {count} "
-            f"card{'s' if count != 1 else ''} to seat {loan['lender']} before anything else.",
-            rule=SEED_CALL,
-            lender=loan["lender"],
-            loan=loan["id"],
-            owed=count,
-        )
-    mv.VERIFY[kind](state, seat, move)
-
-
-def can(state: State, seat: int, move: Move) -> bool:
-    return core_can(verify, state, seat, move)
 
 
 def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
@@ -318,35 +269,6 @@ def _end(state: State) -> tuple[State, list[Event]]:
         *events,
         {"type": "game_over", **out.to_json()},
     ]
-
-
-def to_act(state: State) -> list[int]:
-    phase = state["phase"]
-    if phase == "ended":
-        return []
-    if phase == "waiting":
-        return [s for s, r in enumerate(state["ready"]) if not r]
-    return [s for s in range(int(state["players"])) if not _stuck(state, s)]
-
-
-def _stuck(state: State, seat: int) -> bool:
-    """No card, nothing offered to it, no loan it may call: nothing it may do but wait
-    (a seat that lent everything and called it in waits for its repayment)."""
-    if state["hands"][seat]:
-        return False
-    if any(o["to"] == seat for o in state["offers"]):
-        return False
-    return not any(
-        (ln["lender"] == seat and not ln["called"]) or (ln["debtor"] == seat and ln["called"])
-        for ln in state["loans"]
-    )
-
-
-def legal_moves(state: State, seat: int) -> list[Move]:
-    """Concrete moves ``seat`` may make now. Offers and loans are combinatorial, so the
-    list holds the single-card ones; every move in it passes ``verify``."""
-    check_seat(state, seat)
-    return [m for m in mv.candidates(state, seat) if can(state, seat, m)]
 
 
 # ---------------------------------------------------------------- views -------------
@@ -537,8 +459,6 @@ def _resolve(hand: Sequence[int], card: Any, taken: set[int]) -> int:
 
 # ---------------------------------------------------------------- bots & checks -----
 def bot_move(state: State, seat: int, bot: str) -> tuple[Move, State]:
-    from .bots import choose  # late: bots imports this module
-
     return choose(state, seat, bot)
 
 
