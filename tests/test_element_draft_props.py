@@ -7,6 +7,7 @@ independent recomputation written here from the seed text (not the rules code).
 
 from __future__ import annotations
 
+from fractions import Fraction
 from functools import cache
 from typing import Any
 
@@ -35,7 +36,8 @@ def _run_from(z: int, have: set[int]) -> int:
 
 def mass_points(seat: int, drafted: list[list[int]]) -> int:
     n = len(drafted)
-    totals = [round(sum(element(z).mass for z in d), 6) for d in drafted]
+    # exact: the printed decimals as fractions (no float, no rounding)
+    totals = [sum((Fraction(repr(element(z).mass)) for z in d), Fraction(0)) for d in drafted]
     points = 0
     for other in ((seat + 1) % n, (seat - 1) % n):
         if totals[seat] > totals[other]:

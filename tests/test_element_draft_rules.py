@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -166,24 +167,51 @@ def test_atomic_number_table(numbers: list[int], points: int) -> None:
     assert sc.atomic_number(numbers)["points"] == points
 
 
+def masses(*values: str) -> list[Decimal]:
+    return [Decimal(v) for v in values]
+
+
 def test_atomic_mass_two_players_is_plus_or_minus_four() -> None:
-    assert sc.atomic_mass(0, [50.0, 10.0])["points"] == 4
-    assert sc.atomic_mass(1, [50.0, 10.0])["points"] == -4
-    assert sc.atomic_mass(0, [10.0, 10.0])["points"] == 0
+    assert sc.atomic_mass(0, masses("50", "10"))["points"] == 4
+    assert sc.atomic_mass(1, masses("50", "10"))["points"] == -4
+    assert sc.atomic_mass(0, masses("10", "10"))["points"] == 0
 
 
 def test_atomic_mass_against_each_neighbour() -> None:
-    masses = [10.0, 20.0, 30.0, 40.0]
+    four = masses("10", "20", "30", "40")
     # seat 0: left is seat 1 (20, heavier: -2), right is seat 3 (40, heavier: -2)
-    assert sc.atomic_mass(0, masses)["points"] == -4
-    assert sc.atomic_mass(3, masses)["points"] == 4
-    assert sc.atomic_mass(1, masses)["points"] == 0
-    assert sc.atomic_mass(1, [10.0, 20.0, 20.0])["points"] == 2  # tie with seat 2 scores 0
+    assert sc.atomic_mass(0, four)["points"] == -4
+    assert sc.atomic_mass(3, four)["points"] == 4
+    assert sc.atomic_mass(1, four)["points"] == 0
+    assert sc.atomic_mass(1, masses("10", "20", "20"))["points"] == 2  # tie with seat 2: 0
 
 
-def test_mass_ties_are_exact_despite_float_sums() -> None:
-    # 0.1-style rounding error must not break a genuine tie
-    assert sc.total_mass([1, 2]) == round(sc.total_mass([2]) + sc.total_mass([1]), 6)
+def test_mass_totals_are_exact_sums_of_the_printed_masses() -> None:
+    # 0.1-style float error must neither break a real tie nor decide a comparison
+    assert sc.total_mass([1, 2]) == sc.total_mass([2]) + sc.total_mass([1])
+    assert sc.total_mass([1, 2]) == Decimal("1.007941") + Decimal("4.002602")
+    assert sc.card_mass(9) == Decimal("18.998403163")  # fluorine, as printed
+    assert sc.total_mass([]) == 0
+
+
+def test_masses_a_millionth_apart_are_not_a_tie() -> None:
+    """Issue 6: Be Pm Ta (334.8728631) against F Pr Lu (334.872863163). The totals
+    differ by 6.3e-8 u; rounding them to 1e-6 u called it a tie and named seat 0 the
+    winner. By the seed, seat 1's mass is greater: +4 and -4, and seat 1 wins."""
+    state = GAME.setup(2, {"deal": [[4, 59, 73], [9, 61, 71]]}, seed=0)
+    for picks in ((4, 9), (61, 59), (73, 71)):  # hands rotate left each round
+        for seat, z in enumerate(picks):
+            state, _ = GAME.apply(state, seat, {"type": "draft", "card": z})
+    assert [sorted(d) for d in state["drafted"]] == [[4, 61, 73], [9, 59, 71]]
+    table = GAME.scores(state)["seats"]
+    mass = [t["categories"]["atomic_mass"] for t in table]
+    assert [m["points"] for m in mass] == [-4, 4]
+    assert [m["mass_exact"] for m in mass] == ["334.8728631", "334.872863163"]
+    assert mass[0]["neighbours"][0]["their_mass_exact"] == "334.872863163"
+    assert mass[1]["neighbours"][1]["their_mass_exact"] == "334.8728631"
+    assert mass[1]["mass"] == 334.872863163
+    assert [s["score"] for s in GAME.view(state, None)["seats"]] == [t["total"] for t in table]
+    assert GAME.outcome(state).winners == (1,)
 
 
 def test_seed_example_word_race_with_a_tie() -> None:

@@ -120,12 +120,32 @@ class EdAtomicNumberSchema(EdCategorySchema):
 class EdNeighbourMassSchema(ma.Schema):
     side = fields.String(required=True, validate=validate.OneOf(["left", "right"]))
     seat = fields.Integer(required=True)
-    their_mass = fields.Float(required=True)
+    their_mass = fields.Float(
+        required=True, metadata={"description": "The neighbour's total mass in u (for display)."}
+    )
+    their_mass_exact = fields.String(
+        required=True,
+        metadata={
+            "description": "The neighbour's total mass in u as an exact decimal: the sum of "
+            "the masses printed on its cards, as compared (no rounding).",
+            "example": "334.8728631",
+        },
+    )
     points = fields.Integer(required=True)
 
 
 class EdAtomicMassSchema(EdCategorySchema):
-    mass = fields.Float(required=True)
+    mass = fields.Float(
+        required=True, metadata={"description": "Your total mass in u (for display)."}
+    )
+    mass_exact = fields.String(
+        required=True,
+        metadata={
+            "description": "Your total mass in u as an exact decimal: the sum of the masses "
+            "printed on your cards. Totals are compared exactly, so only equal strings tie.",
+            "example": "334.872863163",
+        },
+    )
     neighbours = fields.List(fields.Nested(EdNeighbourMassSchema), required=True)
 
 
