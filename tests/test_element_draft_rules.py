@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+import orjson
 import pytest
 
 from rules.core import RuleViolation
@@ -340,3 +341,53 @@ def test_scores_come_with_evidence() -> None:
     assert seat["total"] == sum(c["points"] for c in seat["categories"].values())
     assert "run" in seat["categories"]["atomic_number"]
     assert seat["categories"]["atomic_mass"]["neighbours"][0]["seat"] == 1
+
+
+# ------------------------------------------------------------ what the end reveals ------
+
+
+def test_set_aside_cards_are_shown_only_once_the_draft_has_ended() -> None:
+    state = GAME.setup(2, {}, seed=3)  # 36 cards: 15 each, 6 set aside
+    hidden = state["set_aside"]
+    assert len(hidden) == 6
+    while not GAME.outcome(state).finished:
+        for seat in (None, 0, 1):
+            seen = GAME.view(state, seat)
+            assert seen["set_aside"] is None and seen["set_aside_count"] == 6
+            assert not {c["z"] for s in seen["seats"] for c in s["drafted"]} & set(hidden)
+        for seat in GAME.to_act(state):
+            move, state = GAME.bot_move(state, seat, "greedy")
+            state, _ = GAME.apply(state, seat, move)
+    for seat in (None, 0, 1):
+        shown = GAME.view(state, seat)["set_aside"]
+        assert [c["z"] for c in shown] == hidden
+        assert shown[0]["symbol"]
+    drafted = [c["z"] for s in GAME.view(state, None)["seats"] for c in s["drafted"]]
+    assert sorted(drafted + hidden) == list(range(1, 37))  # the whole deal checks out
+
+
+def test_a_custom_deal_sets_nothing_aside() -> None:
+    state = GAME.setup(2, {"deal": [[1], [2]]}, seed=0)
+    state, _ = GAME.apply(state, 0, {"type": "draft", "card": 1})
+    state, _ = GAME.apply(state, 1, {"type": "draft", "card": 2})
+    assert GAME.view(state, None)["set_aside"] == []
+
+
+def test_the_built_in_word_list_is_served_with_its_provenance() -> None:
+    from rules.chemistry.words import DEFAULT_WORDS, WordIndex
+
+    doc = GAME.resources["words"]()
+    assert doc["words"] == list(DEFAULT_WORDS) and doc["count"] == len(DEFAULT_WORDS) == 1155
+    assert doc["source"]["package"] == "wamerican"
+    assert doc["source"]["version"] == "2020.12.07-2"
+    assert doc["source"]["file"] == "/usr/share/dict/american-english"
+    assert doc["source"]["sha256"] == (
+        "9f513f1ceadb6a01c5485b7dbdfd5118dc66cd70b59cae2851292112d4066a32"
+    )
+    assert doc["build"]["command"] == "make words" and len(doc["build"]["filters"]) == 2
+    assert "Kevin Atkinson" in doc["licence"]
+    assert doc["spellable_at_deck_size"] == {
+        str(size): len(WordIndex.default(size).spellable_words) for size in (36, 54, 86, 103)
+    }
+    assert doc["spellable_at_deck_size"]["36"] == 174
+    assert orjson.loads(orjson.dumps(doc)) == doc

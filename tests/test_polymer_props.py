@@ -218,3 +218,19 @@ def test_a_called_debtor_with_no_card_clears_the_call_with_none() -> None:
     assert events[0]["remaining"] == 1  # still owed, no longer called
     state, _ = GAME.apply(state, 1, {"type": "call_loan", "loan": 2, "at": 6})
     GAME.check(state)
+
+
+def test_set_aside_cards_are_shown_only_once_time_is_up() -> None:
+    state = GAME.setup(5, {"timer_seconds": 10}, seed=11)  # 5 x 20 dealt, 4 set aside
+    hidden = state["set_aside"]
+    assert len(hidden) == 4
+    for seat in range(5):
+        assert all(GAME.view(state, s)["set_aside"] is None for s in (None, *range(5)))
+        state, _ = GAME.apply(state, seat, {"type": "ready", "at": 0})
+    assert all(GAME.view(state, s)["set_aside"] is None for s in (None, *range(5)))
+    state, _ = GAME.apply(state, 2, {"type": "time_up", "at": 10_000})
+    for seat in (None, *range(5)):
+        seen = GAME.view(state, seat)
+        assert [c["id"] for c in seen["set_aside"]] == hidden
+        held = [c["id"] for s in seen["seats"] for c in s["hand"]]
+        assert sorted(held + hidden) == list(range(104))  # the whole deal checks out

@@ -46,7 +46,7 @@ from rules.rng import new_rng, randbelow, shuffled
 
 from . import scoring
 from .bots import choose
-from .race import placings, word_index
+from .race import placings, word_index, word_list
 
 SEED_DRAFT = (
     "Each player privately selects a card from their hand to draft. Once all players have "
@@ -343,6 +343,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "deck_size": state["deck_size"],
         "hand_size": state["hand_size"],
         "set_aside_count": len(state["set_aside"]),
+        # hidden during the draft; shown once it has ended, so anyone can check the deal
+        "set_aside": [card(z) for z in state["set_aside"]] if finished(state) else None,
         "word_list": "default" if words is None else "custom",
         "radioactivity_scored": players >= scoring.RADIOACTIVITY_MIN_PLAYERS,
         "seats": seats,
@@ -482,4 +484,5 @@ GAME = GameRules(
     check=check,
     redeal_hidden=redeal_hidden,
     deck=deck,
+    resources={"words": word_list},
 )

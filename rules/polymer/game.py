@@ -343,6 +343,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "trades": [_trade_view(t, seat, ended) for t in state["trades"]],
         "loans": [_loan_view(ln, seat, ended) for ln in state["loans"]],
         "settlement": state["settlement"],
+        # the cards no seat was dealt: hidden until the end, then shown so anyone can
+        # check the deal
+        "set_aside": [card_json(c) for c in state["set_aside"]] if ended else None,
         "you": None,
     }
     if seat is not None:

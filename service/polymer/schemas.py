@@ -265,6 +265,15 @@ class PoViewSchema(ma.Schema):
     trades = fields.List(fields.Nested(PoTradeViewSchema), required=True)
     loans = fields.List(fields.Nested(PoLoanViewSchema), required=True)
     settlement = fields.List(fields.Nested(PoSettlementSchema), required=True)
+    set_aside = fields.List(
+        fields.Nested(PoCardSchema),
+        allow_none=True,
+        required=True,
+        metadata={
+            "description": "The cards no seat was dealt (the deal table leaves some over): "
+            "null while the game runs, listed once time is up so anyone can check the deal."
+        },
+    )
     you = fields.Nested(PoYouSchema, allow_none=True, required=True)
 
 

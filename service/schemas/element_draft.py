@@ -102,6 +102,15 @@ class EdViewSchema(ma.Schema):
     deck_size = fields.Integer(required=True)
     hand_size = fields.Integer(required=True)
     set_aside_count = fields.Integer(required=True)
+    set_aside = fields.List(
+        fields.Nested(EdCardSchema),
+        allow_none=True,
+        required=True,
+        metadata={
+            "description": "The cards set aside at the deal (never used): null during the "
+            "draft, listed once it has ended so anyone can check the deal."
+        },
+    )
     word_list = fields.String(required=True, validate=validate.OneOf(["default", "custom"]))
     radioactivity_scored = fields.Boolean(required=True)
     seats = fields.List(fields.Nested(EdSeatViewSchema), required=True)
