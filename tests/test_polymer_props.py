@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from rules.core import RuleViolation
 from rules.polymer import GAME
 from rules.polymer.cards import ids_for_codes
-from rules.polymer.patterns import table_scores, validate_arrangement
+from rules.polymer.patterns import best_arrangement, table_scores, validate_arrangement
 
 
 def longest_possible(hand: list[int]) -> int:
@@ -62,22 +62,32 @@ def check_views(state: dict[str, Any]) -> None:
 
 
 def recompute(state: dict[str, Any], table: list[dict[str, Any]] | None = None) -> None:
-    """Each seat's score from its reported arrangement, checked independently."""
+    """Each seat's score from its reported arrangement, checked independently.
+
+    A seat shows the arrangement that maximises its own score: its longest possible
+    pattern first, unless neither neighbour can form any pattern (then only the other
+    patterns score, and the split that maximises them is shown; its exactness is
+    tested against every arrangement in ``test_polymer_patterns.py``)."""
     table = GAME.scores(state)["seats"] if table is None else table
     players = state["players"]
+    hands = state["hands"]
     for row in table:
         seat = row["seat"]
-        hand = state["hands"][seat]
+        hand = hands[seat]
         ids = row["arrangement_ids"]
         patterns = [ids["longest"], *ids["others"]] if ids["longest"] else ids["others"]
         arrangement = validate_arrangement(hand, patterns)
-        assert len(ids["longest"]) == longest_possible(hand)
         left, right = (seat + 1) % players, (seat - 1) % players
-        neighbours = longest_possible(state["hands"][left]) + longest_possible(
-            state["hands"][right]
-        )
+        alone = longest_possible(hands[left]) == longest_possible(hands[right]) == 0
         rest = sum(len(p) - 1 for p in ids["others"])
-        assert row["score"] == len(ids["longest"]) * neighbours + rest
+        if alone:
+            assert row["score"] == rest
+            assert rest >= best_arrangement(hand).rest_value
+        else:
+            assert len(ids["longest"]) == longest_possible(hand)
+            # the neighbours have this seat's pattern next door, so show longest first
+            neighbours = longest_possible(hands[left]) + longest_possible(hands[right])
+            assert row["score"] == len(ids["longest"]) * neighbours + rest
         assert arrangement.longest_length == len(ids["longest"])
 
 
@@ -234,3 +244,35 @@ def test_set_aside_cards_are_shown_only_once_time_is_up() -> None:
         assert [c["id"] for c in seen["set_aside"]] == hidden
         held = [c["id"] for s in seen["seats"] for c in s["hand"]]
         assert sorted(held + hidden) == list(range(104))  # the whole deal checks out
+
+
+def test_a_seat_between_two_seats_without_patterns_shows_its_best_split() -> None:
+    """Issue 6: seat 1's neighbours (seats 0 and 2) hold no pattern, so only its other
+    patterns score. 6C-7C-8C + 6D-6H-6S scores 2; the four 6s + 7C-8C only 1."""
+    deal = [
+        ["AC", "3D", "5H", "7S", "9C", "JD"],
+        ["6C", "6D", "6H", "6S", "7C", "8C"],
+        ["2C", "4D", "6H", "8S", "10C", "QD"],
+        ["3C", "5D", "7H", "9S", "JC", "KD"],
+        ["4C", "6D", "8H", "10S", "QC", "AD"],
+    ]
+    state = GAME.setup(5, {"deal": deal, "timer_seconds": 1}, seed=0)
+    for seat in range(5):
+        state, _ = GAME.apply(state, seat, {"type": "ready", "at": 0})
+    state, _ = GAME.apply(state, 0, {"type": "time_up", "at": 1000})
+    table = GAME.scores(state)["seats"]
+    row = table[1]
+    assert row["score"] == 2
+    assert row["arrangement"] == {
+        "longest": ["6C", "7C", "8C"],
+        "others": [["6D", "6H", "6S"]],
+        "unused": [],
+    }
+    assert row["arrangement_rule"] == "most_other_patterns"
+    assert row["neighbour_longest"] == {"left": 0, "right": 0}
+    assert row["tie_break"] == [8, 0, 0]  # the shown longest pattern tops at 8
+    assert [r["score"] for r in table] == [0, 2, 0, 0, 0]
+    assert all(r["arrangement_rule"] == "longest_first" for r in table if r["seat"] != 1)
+    assert GAME.outcome(state).winners == (1,)
+    assert GAME.view(state, 1)["you"]["best"]["longest"] == ["6C", "7C", "8C"]
+    recompute(state)

@@ -60,6 +60,7 @@ from .moves import (
 from .patterns import (
     best_arrangement,
     ranking,
+    shown_arrangements,
     table_scores,
     validate_arrangement,
 )
@@ -368,7 +369,10 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "best": None,
         }
         if visible:
-            best = best_arrangement(hand)
+            # during the game the neighbours' hands are secret, so the hint is the
+            # longest-first arrangement (what scores whenever a neighbour has a
+            # pattern); once time is up, the arrangement that is scored
+            best = shown_arrangements(state["hands"])[seat] if ended else best_arrangement(hand)
             mine["best"] = {
                 **best.codes(),
                 "longest_length": best.longest_length,
@@ -431,12 +435,12 @@ def declared(state: State, seat: int, patterns: Sequence[Sequence[Any]]) -> dict
     taken: set[int] = set()
     ids = [[_resolve(hand, c, taken) for c in p] for p in patterns]
     arrangement = validate_arrangement(hand, ids)
+    shown = shown_arrangements(state["hands"])
     players = int(state["players"])
     neighbour_sum = sum(
-        best_arrangement(state["hands"][n]).longest_length
-        for n in (left_of(seat, players), right_of(seat, players))
+        shown[n].longest_length for n in (left_of(seat, players), right_of(seat, players))
     )
-    best = best_arrangement(hand)
+    best = shown[seat]
     return {
         "valid": True,
         "declared": {

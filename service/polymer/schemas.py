@@ -496,6 +496,17 @@ class PoSeatScoreSchema(ma.Schema):
     top_rank = fields.Integer(required=True)
     rest_value = fields.Integer(required=True)
     arrangement = fields.Nested(PoArrangementSchema, required=True)
+    arrangement_rule = fields.String(
+        required=True,
+        validate=validate.OneOf(["longest_first", "most_other_patterns"]),
+        metadata={
+            "description": "Why this arrangement is shown (each seat shows the one that "
+            "maximises its own score): longest_first, the longest possible pattern and then "
+            "the most from the others, whenever a neighbour holds a pattern; "
+            "most_other_patterns when neither neighbour holds any, so only the other "
+            "patterns score and a long pattern may be split."
+        },
+    )
     arrangement_ids = fields.Dict(required=True)
     neighbours = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
     neighbour_longest = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
