@@ -276,3 +276,69 @@ def test_a_seat_between_two_seats_without_patterns_shows_its_best_split() -> Non
     assert GAME.outcome(state).winners == (1,)
     assert GAME.view(state, 1)["you"]["best"]["longest"] == ["6C", "7C", "8C"]
     recompute(state)
+
+
+def busy_table(seed: int = 4) -> dict[str, Any]:
+    """A 5-seat game 60 s long with some offers, trades and loans open, its clock
+    still early."""
+    state = GAME.setup(5, {"timer_seconds": 60}, seed)
+    for seat in range(5):
+        state, _ = GAME.apply(state, seat, {"type": "ready", "at": 0})
+    for step in range(60):
+        seat = GAME.to_act(state)[step % len(GAME.to_act(state))]
+        move, state = GAME.bot_move(state, seat, ("trading", "random")[step % 2])
+        state, _ = GAME.apply(state, seat, {**move, "at": min(move["at"], 30_000)})
+    assert state["now_ms"] <= 30_000 and (state["offers"] or state["loans"])
+    return state
+
+
+@pytest.mark.parametrize("bot", ["random", "trading"])
+@pytest.mark.parametrize("left_ms", [30_000, 2_001, 2_000, 1_999, 1_000, 201, 200, 199, 17, 2])
+def test_a_bot_acts_within_the_time_left(bot: str, left_ms: int) -> None:
+    """Issue 6: a bot whose think time would end after the deadline answered time_up,
+    which the service (playing every move at its own clock) refused with 'Time is not
+    up yet'. Now a bot acts before the deadline with a move legal at the state's
+    time, however little time is left."""
+    busy = busy_table()
+    deadline = busy["deadline_ms"]
+    now = deadline - left_ms
+    state = {**busy, "now_ms": now}  # what the service does: its clock is the state's
+    for seat in GAME.to_act(state):
+        move, chosen = GAME.bot_move(state, seat, bot)
+        assert move["type"] != "time_up"
+        assert now <= move["at"] < deadline
+        as_served = {k: v for k, v in move.items() if k != "at"}
+        GAME.apply(chosen, seat, {**as_served, "at": now})  # legal at the service's clock
+        after, _ = GAME.apply(chosen, seat, move)  # and at the bot's own time
+        assert after["phase"] == "trading"
+
+
+def test_in_the_last_millisecond_a_bot_waits_for_the_end() -> None:
+    busy = busy_table()
+    deadline = busy["deadline_ms"]
+    state = {**busy, "now_ms": deadline - 1}
+    move, chosen = GAME.bot_move(state, 0, "trading")
+    assert move == {"type": "time_up", "at": deadline}
+    with pytest.raises(RuleViolation) as early:  # a millisecond too early
+        GAME.apply(chosen, 0, {"type": "time_up", "at": deadline - 1})
+    assert early.value.code == "timer_running" and "1 ms left" in early.value.message
+    ended, events = GAME.apply(chosen, 0, move)
+    assert ended["phase"] == "ended" and events[-1]["type"] == "game_over"
+    with pytest.raises(RuleViolation) as over:
+        GAME.bot_move(ended, 0, "random")
+    assert over.value.code == "timer_expired"
+
+
+def test_bots_alone_run_the_clock_to_the_deadline_and_stop() -> None:
+    """Each bot move moves the clock on by at least 1 ms, and the one asked in the last
+    millisecond ends the game: a table of bots always finishes, near the deadline."""
+    state = GAME.setup(6, {"timer_seconds": 5}, seed=9)
+    moves = 0
+    while GAME.to_act(state):
+        seat = GAME.to_act(state)[moves % len(GAME.to_act(state))]
+        before = state["now_ms"]
+        move, state = GAME.bot_move(state, seat, ("random", "trading")[moves % 2])
+        state, _ = GAME.apply(state, seat, move)
+        assert state["phase"] != "trading" or state["now_ms"] > before or move["type"] == "ready"
+        moves += 1
+    assert state["phase"] == "ended" and state["now_ms"] == state["deadline_ms"]

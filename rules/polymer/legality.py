@@ -45,8 +45,18 @@ def verify(state: State, seat: int, move: Move) -> None:
             "timer_expired", "Time is up: the game is over.", rule=SEED_STOP, status=409
         )
     if kind == "time_up":
-        if state["phase"] != "trading" or not time_is_up(state, at):
-            raise RuleViolation("timer_running", "Time is not up yet.")
+        if state["phase"] != "trading":
+            raise RuleViolation(
+                "timer_running", "The timer has not started yet, so time cannot be up."
+            )
+        if not time_is_up(state, at):
+            left = int(state["deadline_ms"]) - at
+            raise RuleViolation(
+                "timer_running",
+                f"Time is not up yet: {left} ms left before the deadline.",
+                rule=SEED_STOP,
+                left_ms=left,
+            )
         return
     if state["phase"] == "waiting":
         if kind != "ready":
