@@ -435,7 +435,14 @@ def declared(state: State, seat: int, patterns: Sequence[Sequence[Any]]) -> dict
     taken: set[int] = set()
     ids = [[_resolve(hand, c, taken) for c in p] for p in patterns]
     arrangement = validate_arrangement(hand, ids)
-    shown = shown_arrangements(state["hands"])
+    # Once time is up, the arrangements the scores use. While the timer runs the
+    # figures are only "if time were up now" (loans are not settled yet), and a seat
+    # may hold many borrowed cards, so every hand is taken longest first, as the
+    # view's hint is.
+    if state["phase"] == "ended":
+        shown = shown_arrangements(state["hands"])
+    else:
+        shown = [best_arrangement(h) for h in state["hands"]]
     players = int(state["players"])
     neighbour_sum = sum(
         shown[n].longest_length for n in (left_of(seat, players), right_of(seat, players))
