@@ -243,16 +243,22 @@ def test_second_place_scores_five_and_fourth_scores_nothing() -> None:
 
 
 def test_a_seat_places_only_once() -> None:
-    deal = [[5, 89, 8, 7, 56, 27], [1, 2, 3, 4, 9, 10]]
+    """Seat 0 spells bacon as B Ac O N on turn 4 (first place, 8 points), then
+    completes Ba Co N on turn 6: no second placing, no second word event."""
+    deal = [[5, 8, 56, 1, 2, 3], [89, 7, 27, 4, 9, 10]]
+    picks = [(5, 4), (89, 1), (8, 9), (7, 2), (56, 10), (27, 3)]  # hands swap every turn
     state = GAME.setup(2, {"deal": deal, "words": ["bacon"]}, seed=0)
-    # seat 0 keeps taking bacon cards from whichever hand it holds
-    while not GAME.outcome(state).finished:
-        for seat in (0, 1):
-            hand = state["hands"][seat]
-            want = [z for z in hand if z in deal[0]] if seat == 0 else hand
-            state, _ = GAME.apply(state, seat, {"type": "draft", "card": (want or hand)[0]})
-    assert [p["seat"] for p in state["placings"]] == [0] or len(state["placings"]) <= 2
-    assert len({p["seat"] for p in state["placings"]}) == len(state["placings"])
+    spelled: list[dict[str, Any]] = []
+    for turn_picks in picks:
+        for seat, z in enumerate(turn_picks):
+            state, events = GAME.apply(state, seat, {"type": "draft", "card": z})
+            spelled += [e for e in events if e["type"] == "word_spelled"]
+    assert sorted(state["drafted"][0]) == [5, 7, 8, 27, 56, 89]  # both spellings drafted
+    assert [(e["seat"], e["turn"], e["place"], e["word"]) for e in spelled] == [(0, 4, 1, "bacon")]
+    assert spelled[0]["symbols"] == ["B", "Ac", "O", "N"]
+    assert [(p["seat"], p["turn"], p["points"]) for p in state["placings"]] == [(0, 4, 8)]
+    table = GAME.scores(state)["seats"]
+    assert [t["categories"]["atomic_symbol"]["points"] for t in table] == [8, 0]
 
 
 def test_words_use_distinct_cards_and_whole_symbols() -> None:
@@ -260,9 +266,9 @@ def test_words_use_distinct_cards_and_whole_symbols() -> None:
 
     assert (56, 27, 7) in spellings("bacon")  # Ba Co N
     assert all(len(set(s)) == len(s) for s in spellings("cocoa"))  # Co twice is impossible
-    assert spellings("bacon", max_z=36) == ((5, 8, 7),) or all(
-        max(s) <= 36 for s in spellings("bacon", max_z=36)
-    )
+    assert spellings("bacon", max_z=36) == ()  # needs Ba (56) or Ac (89)
+    assert spellings("bacon", max_z=88) == ((56, 6, 8, 7), (56, 27, 7))
+    assert spellings("bacon", max_z=89)[0] == (5, 89, 8, 7)
 
 
 def test_ionization_counts_pairs_by_maximum_matching() -> None:

@@ -39,6 +39,19 @@ def longest_possible(hand: list[int]) -> int:
     return best if best >= 2 else 0
 
 
+def big_and_alone(hands: list[list[int]]) -> bool:
+    """A seat holding more than 13 cards (only possible with loans open) between two
+    seats without a pattern: the exact search for its split is exponential, and no
+    final table has one (``patterns.shown_arrangements``), so the mid-game check
+    skips such tables."""
+    n = len(hands)
+    return any(
+        len(h) > 13
+        and longest_possible(hands[(s + 1) % n]) == longest_possible(hands[(s - 1) % n]) == 0
+        for s, h in enumerate(hands)
+    )
+
+
 def check_counts(state: dict[str, Any]) -> None:
     GAME.check(state)
     owned = Counter(c for h in state["hands"] for c in h)
@@ -57,8 +70,13 @@ def check_views(state: dict[str, Any]) -> None:
                 assert you["hand"] is None and you["best"] is None
             else:
                 assert [c["id"] for c in you["hand"]] == state["hands"][seat]
+        ended = state["phase"] == "ended"
         for offer in seen["offers"]:
-            assert ("give" in offer) == (seat in (offer["from"], offer["to"]))
+            assert ("give" in offer) == (seat in (offer["from"], offer["to"]) or ended)
+        for loan in seen["loans"]:
+            assert ("cards" in loan) == (seat in (loan["lender"], loan["debtor"]) or ended)
+        for trade in seen["trades"]:
+            assert ("gave" in trade) == (seat in trade["seats"] or ended)
 
 
 def recompute(state: dict[str, Any], table: list[dict[str, Any]] | None = None) -> None:
@@ -120,7 +138,8 @@ def test_full_games_keep_every_invariant(
         move, state = GAME.bot_move(state, seat, bots[seat % len(bots)])
         state, events = GAME.apply(state, seat, move)
         assert all("type" in e for e in events)
-        if state["phase"] == "trading":  # what the table would score if time ran out now
+        if state["phase"] == "trading" and not big_and_alone(state["hands"]):
+            # what the table would score if these hands were the final ones
             recompute(state, table_scores(state["hands"]))
         step += 1
         assert step < 20_000
