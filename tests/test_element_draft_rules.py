@@ -195,6 +195,16 @@ def test_mass_totals_are_exact_sums_of_the_printed_masses() -> None:
     assert sc.total_mass([]) == 0
 
 
+def test_the_running_totals_score_an_exact_mass_tie_as_nothing() -> None:
+    # the same pile on both sides (a pure-function check): equal masses score 0
+    for piles in ([[6], [6]], [[6, 7], [7, 6], [6, 7]]):
+        totals = sc.totals(piles, {})
+        full = [sc.seat_breakdown(s, piles, {})["total"] for s in range(len(piles))]
+        assert totals == full
+        masses = [sc.seat_breakdown(s, piles, {})["categories"]["atomic_mass"] for s in (0, 1)]
+        assert [m["points"] for m in masses] == [0, 0]
+
+
 def test_masses_a_millionth_apart_are_not_a_tie() -> None:
     """Issue 6: Be Pm Ta (334.8728631) against F Pr Lu (334.872863163). The totals
     differ by 6.3e-8 u; rounding them to 1e-6 u called it a tie and named seat 0 the
@@ -233,6 +243,7 @@ def test_seed_example_word_race_with_a_tie() -> None:
             spelled += [e for e in events if e["type"] == "word_spelled"]
     got = {(e["seat"], e["turn"], e["place"], e["points"], e["word"]) for e in spelled}
     assert got == {(0, 4, 1, 8, "bacon"), (1, 4, 1, 8, "stack"), (2, 5, 3, 2, "alias")}
+    assert {e["seat"]: e["tied"] for e in spelled} == {0: True, 1: True, 2: False}
     table = GAME.scores(state)["seats"]
     assert [t["categories"]["atomic_symbol"]["points"] for t in table] == [8, 8, 2]
     assert table[0]["categories"]["atomic_symbol"]["word"]["symbols"] == ["B", "Ac", "O", "N"]
@@ -255,7 +266,7 @@ def test_a_seat_places_only_once() -> None:
             spelled += [e for e in events if e["type"] == "word_spelled"]
     assert sorted(state["drafted"][0]) == [5, 7, 8, 27, 56, 89]  # both spellings drafted
     assert [(e["seat"], e["turn"], e["place"], e["word"]) for e in spelled] == [(0, 4, 1, "bacon")]
-    assert spelled[0]["symbols"] == ["B", "Ac", "O", "N"]
+    assert spelled[0]["symbols"] == ["B", "Ac", "O", "N"] and spelled[0]["tied"] is False
     assert [(p["seat"], p["turn"], p["points"]) for p in state["placings"]] == [(0, 4, 8)]
     table = GAME.scores(state)["seats"]
     assert [t["categories"]["atomic_symbol"]["points"] for t in table] == [8, 0]
@@ -397,3 +408,38 @@ def test_the_built_in_word_list_is_served_with_its_provenance() -> None:
     }
     assert doc["spellable_at_deck_size"]["36"] == 174
     assert orjson.loads(orjson.dumps(doc)) == doc
+
+
+def test_greedy_drafts_the_largest_gain_and_the_highest_card_on_a_tie() -> None:
+    from rules.element_draft.bots import gain
+
+    state = GAME.setup(2, {"deal": [[5, 7, 40, 41], [6, 1, 2, 3]], "words": ["zzzzz"]}, seed=0)
+    for picks in ((5, 1), (6, 40)):
+        for seat, z in enumerate(picks):
+            state, _ = GAME.apply(state, seat, {"type": "draft", "card": z})
+    assert state["hands"] == [[7, 41], [2, 3]] and state["drafted"] == [[5, 6], [1, 40]]
+    # seat 0: N completes B-C-N (+5 run) and pairs with B (BN, +5); Nb makes seat 0 the
+    # heavier (-4 -> +4) and adds a third family (+2): 10 each, so the higher card
+    assert {z: gain(state, 0, z) for z in (7, 41)} == {7: 10, 41: 10}
+    assert GAME.bot_move(state, 0, "greedy")[0] == {"type": "draft", "card": 41}
+    # seat 1: Li (3) gains 7, He (2) gains 6
+    assert {z: gain(state, 1, z) for z in (2, 3)} == {2: 6, 3: 7}
+    assert GAME.bot_move(state, 1, "greedy")[0] == {"type": "draft", "card": 3}
+
+
+def test_check_names_each_broken_invariant() -> None:
+    state = GAME.setup(3, {}, seed=2)
+    GAME.check(state)
+    lost = {**state, "hands": [h[:-1] for h in state["hands"]]}
+    twice = {**state, "hands": [state["hands"][0], state["hands"][0], state["hands"][2]]}
+    aside = {**state, "set_aside": [*state["set_aside"], state["hands"][0][0]]}
+    stray = {**state, "pending": [state["hands"][1][0], None, None]}
+    for broken, words in [
+        (lost, "cards were lost or added"),
+        (twice, "a card appears twice"),
+        (aside, "a card appears twice"),
+        (stray, "seat 0 selected a card it does not hold"),
+    ]:
+        with pytest.raises(RuleViolation) as err:
+            GAME.check(broken)
+        assert err.value.code == "state_invalid" and words in err.value.message

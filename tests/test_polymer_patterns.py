@@ -686,7 +686,14 @@ def test_table_scores_match_an_independent_recomputation(cards: list[int], seats
     size = len(cards) // seats
     hands = [cards[i * size : (i + 1) * size] for i in range(seats)]
     table = table_scores(hands)
-    arrangements = [best_arrangement(h) for h in hands]
+    longest = [longest_possible(h) for h in hands]
+    # a seat between two seats with no pattern shows its best split for R alone
+    arrangements = [
+        best_rest_arrangement(h)
+        if longest[(i + 1) % seats] == longest[(i - 1) % seats] == 0
+        else best_arrangement(h)
+        for i, h in enumerate(hands)
+    ]
     for i, row in enumerate(table):
         left, right = arrangements[(i + 1) % seats], arrangements[(i - 1) % seats]
         mine = arrangements[i]

@@ -128,6 +128,7 @@ def test_full_games_keep_every_invariant(
         if step % 7 == 0:
             check_views(state)
         seat = GAME.to_act(state)[step % len(GAME.to_act(state))]
+        assert GAME.legal_moves(state, seat), f"seat {seat} is to act with no legal move"
         if noise and step < len(noise):  # a random (probably illegal) move changes nothing
             junk = {"type": "repay", "loan": noise[step] % 5, "cards": [noise[step] % 104]}
             before = repr(state)

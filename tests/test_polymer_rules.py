@@ -286,3 +286,71 @@ def test_events_name_cards_only_to_the_seats_concerned() -> None:
         (theirs,) = events_for([offer_made], seat)
         assert card_ids(theirs) == {t.card("10C")}, seat  # the two seats see the card
     assert offered["give"]
+
+
+def test_a_debtor_with_no_card_and_only_a_called_loan_of_its_own_waits() -> None:
+    """Seat 1 borrowed the AS (not called), lent its whole hand on to seat 2 and called
+    that loan in: it holds nothing, cannot repay, has no offer to answer and no loan
+    left to call, so it is not to act, has no legal move, and a bot says so."""
+    t = Table()
+    t.lend(0, 1, "AS")
+    everything = [GAME.view(t.state, 1)["you"]["hand"][i]["code"] for i in range(7)]
+    onward = t.lend(1, 2, *everything)
+    t.move(1, {"type": "call_loan", "loan": onward})
+    assert t.state["hands"][1] == []
+    assert 1 not in GAME.to_act(t.state) and GAME.legal_moves(t.state, 1) == []
+    with pytest.raises(RuleViolation) as err:
+        GAME.bot_move(t.state, 1, "random")
+    assert err.value.code == "no_move"
+    lent = next(ln["cards"] for ln in t.state["loans"] if ln["id"] == onward)
+    t.move(2, {"type": "repay", "loan": onward, "cards": lent})
+    assert 1 in GAME.to_act(t.state) and GAME.legal_moves(t.state, 1)
+
+
+# ------------------------------------------------------------------ who may do what ---
+
+
+@pytest.mark.parametrize("other", [2, 3, 0])
+def test_trades_and_loans_only_with_a_neighbour(other: int) -> None:
+    t = Table()
+    ace = t.card("AS", 0)
+    for move in (
+        {"type": "offer", "to": other, "give": [ace], "ask": ["any"]},
+        {"type": "lend", "to": other, "cards": [ace]},
+    ):
+        err = t.refused(0, move)
+        assert err.code == "not_neighbour" and "seats 1 (left) and 4 (right)" in err.message
+    t.lend(0, 4, "AS")  # the right neighbour is fine
+
+
+def test_only_the_maker_withdraws_and_only_the_receiver_answers() -> None:
+    t = Table()
+    oid = t.offer(0, 1, ["AS"], ["any"])
+    assert t.refused(1, {"type": "withdraw", "offer": oid}).code == "not_your_offer"
+    assert t.refused(4, {"type": "decline", "offer": oid}).code == "not_your_offer"
+    err = t.refused(4, {"type": "accept", "offer": oid, "give": [t.card("2C", 4)]})
+    assert err.code == "not_your_offer"
+    t.move(0, {"type": "withdraw", "offer": oid})
+    assert t.state["offers"] == []
+
+
+def test_only_the_two_seats_of_a_trade_may_propose_to_undo_it() -> None:
+    t = Table()
+    oid = t.offer(0, 1, ["AS"], ["any"])
+    t.move(1, {"type": "accept", "offer": oid, "give": [t.card("7H", 1)]})
+    trade = t.events[-1]["trade"]
+    for seat in (2, 3, 4):
+        assert t.refused(seat, {"type": "propose_undo", "trade": trade}).code == "not_your_trade"
+    t.move(1, {"type": "propose_undo", "trade": trade})
+
+
+@pytest.mark.parametrize("count", [0, 1, 3])
+def test_a_called_loan_is_repaid_with_exactly_what_is_owed(count: int) -> None:
+    t = Table()
+    loan = t.lend(0, 1, "AS", "2S")
+    t.move(0, {"type": "call_loan", "loan": loan})
+    cards = [t.card(c, 1) for c in ("7H", "7D", "7C")][:count]
+    err = t.refused(1, {"type": "repay", "loan": loan, "cards": cards})
+    assert err.code == "wrong_repayment"
+    t.move(1, {"type": "repay", "loan": loan, "cards": [t.card(c, 1) for c in ("7H", "7D")]})
+    assert t.state["loans"] == []
