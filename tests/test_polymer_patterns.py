@@ -820,3 +820,13 @@ def test_best_rest_matches_a_capped_reference_on_medium_hands(hand: list[int]) -
     best = max(values.values())
     assert shown.rest_value == best
     assert shown.longest_length == max(d for d, v in values.items() if v == best)
+
+
+def test_one_neighbour_with_a_pattern_is_enough_for_longest_first() -> None:
+    sixes = "6C 6D 6H 6S 7C 8C"
+    for hands in (["KH KD", sixes, "AC 3D 5H"], ["AC 3D 5H", sixes, "KH KD"]):
+        table = table_scores([ids_for_codes(h) for h in hands])
+        assert table[1]["arrangement"]["longest"] == ["6C", "6D", "6H", "6S"], hands
+        assert table[1]["score"] == 4 * 2 + 1 and table[1]["arrangement_rule"] == "longest_first"
+    alone = table_scores([ids_for_codes(h) for h in ("AC 3D 5H", sixes, "2C 4D 9H")])
+    assert alone[1]["score"] == 2 and alone[1]["arrangement_rule"] == "most_other_patterns"
