@@ -152,6 +152,8 @@ def check_invariants(state: dict[str, Any], dealt: set[int]) -> None:
     assert len({len(h) for h in hands}) == 1 and len({len(d) for d in drafted}) == 1
     assert len(hands[0]) + len(drafted[0]) == state["hand_size"]
     public = {z for d in drafted for z in d}
+    if GAME.outcome(state).finished:  # the set-aside cards are shown once the draft ends
+        public |= set(state["set_aside"])
     for seat in range(state["players"]):
         seen = GAME.view(state, seat)
         allowed = public | set(hands[seat])
