@@ -7,6 +7,7 @@ independent recomputation written here from the seed text (not the rules code).
 
 from __future__ import annotations
 
+from fractions import Fraction
 from functools import cache
 from typing import Any
 
@@ -35,7 +36,8 @@ def _run_from(z: int, have: set[int]) -> int:
 
 def mass_points(seat: int, drafted: list[list[int]]) -> int:
     n = len(drafted)
-    totals = [round(sum(element(z).mass for z in d), 6) for d in drafted]
+    # exact: the printed decimals as fractions (no float, no rounding)
+    totals = [sum((Fraction(repr(element(z).mass)) for z in d), Fraction(0)) for d in drafted]
     points = 0
     for other in ((seat + 1) % n, (seat - 1) % n):
         if totals[seat] > totals[other]:
@@ -150,6 +152,8 @@ def check_invariants(state: dict[str, Any], dealt: set[int]) -> None:
     assert len({len(h) for h in hands}) == 1 and len({len(d) for d in drafted}) == 1
     assert len(hands[0]) + len(drafted[0]) == state["hand_size"]
     public = {z for d in drafted for z in d}
+    if GAME.outcome(state).finished:  # the set-aside cards are shown once the draft ends
+        public |= set(state["set_aside"])
     for seat in range(state["players"]):
         seen = GAME.view(state, seat)
         allowed = public | set(hands[seat])

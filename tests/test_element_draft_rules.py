@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
+import orjson
 import pytest
 
 from rules.core import RuleViolation
@@ -166,24 +168,61 @@ def test_atomic_number_table(numbers: list[int], points: int) -> None:
     assert sc.atomic_number(numbers)["points"] == points
 
 
+def masses(*values: str) -> list[Decimal]:
+    return [Decimal(v) for v in values]
+
+
 def test_atomic_mass_two_players_is_plus_or_minus_four() -> None:
-    assert sc.atomic_mass(0, [50.0, 10.0])["points"] == 4
-    assert sc.atomic_mass(1, [50.0, 10.0])["points"] == -4
-    assert sc.atomic_mass(0, [10.0, 10.0])["points"] == 0
+    assert sc.atomic_mass(0, masses("50", "10"))["points"] == 4
+    assert sc.atomic_mass(1, masses("50", "10"))["points"] == -4
+    assert sc.atomic_mass(0, masses("10", "10"))["points"] == 0
 
 
 def test_atomic_mass_against_each_neighbour() -> None:
-    masses = [10.0, 20.0, 30.0, 40.0]
+    four = masses("10", "20", "30", "40")
     # seat 0: left is seat 1 (20, heavier: -2), right is seat 3 (40, heavier: -2)
-    assert sc.atomic_mass(0, masses)["points"] == -4
-    assert sc.atomic_mass(3, masses)["points"] == 4
-    assert sc.atomic_mass(1, masses)["points"] == 0
-    assert sc.atomic_mass(1, [10.0, 20.0, 20.0])["points"] == 2  # tie with seat 2 scores 0
+    assert sc.atomic_mass(0, four)["points"] == -4
+    assert sc.atomic_mass(3, four)["points"] == 4
+    assert sc.atomic_mass(1, four)["points"] == 0
+    assert sc.atomic_mass(1, masses("10", "20", "20"))["points"] == 2  # tie with seat 2: 0
 
 
-def test_mass_ties_are_exact_despite_float_sums() -> None:
-    # 0.1-style rounding error must not break a genuine tie
-    assert sc.total_mass([1, 2]) == round(sc.total_mass([2]) + sc.total_mass([1]), 6)
+def test_mass_totals_are_exact_sums_of_the_printed_masses() -> None:
+    # 0.1-style float error must neither break a real tie nor decide a comparison
+    assert sc.total_mass([1, 2]) == sc.total_mass([2]) + sc.total_mass([1])
+    assert sc.total_mass([1, 2]) == Decimal("1.007941") + Decimal("4.002602")
+    assert sc.card_mass(9) == Decimal("18.998403163")  # fluorine, as printed
+    assert sc.total_mass([]) == 0
+
+
+def test_the_running_totals_score_an_exact_mass_tie_as_nothing() -> None:
+    # the same pile on both sides (a pure-function check): equal masses score 0
+    for piles in ([[6], [6]], [[6, 7], [7, 6], [6, 7]]):
+        totals = sc.totals(piles, {})
+        full = [sc.seat_breakdown(s, piles, {})["total"] for s in range(len(piles))]
+        assert totals == full
+        masses = [sc.seat_breakdown(s, piles, {})["categories"]["atomic_mass"] for s in (0, 1)]
+        assert [m["points"] for m in masses] == [0, 0]
+
+
+def test_masses_a_millionth_apart_are_not_a_tie() -> None:
+    """Issue 6: Be Pm Ta (334.8728631) against F Pr Lu (334.872863163). The totals
+    differ by 6.3e-8 u; rounding them to 1e-6 u called it a tie and named seat 0 the
+    winner. By the seed, seat 1's mass is greater: +4 and -4, and seat 1 wins."""
+    state = GAME.setup(2, {"deal": [[4, 59, 73], [9, 61, 71]]}, seed=0)
+    for picks in ((4, 9), (61, 59), (73, 71)):  # hands rotate left each round
+        for seat, z in enumerate(picks):
+            state, _ = GAME.apply(state, seat, {"type": "draft", "card": z})
+    assert [sorted(d) for d in state["drafted"]] == [[4, 61, 73], [9, 59, 71]]
+    table = GAME.scores(state)["seats"]
+    mass = [t["categories"]["atomic_mass"] for t in table]
+    assert [m["points"] for m in mass] == [-4, 4]
+    assert [m["mass_exact"] for m in mass] == ["334.8728631", "334.872863163"]
+    assert mass[0]["neighbours"][0]["their_mass_exact"] == "334.872863163"
+    assert mass[1]["neighbours"][1]["their_mass_exact"] == "334.8728631"
+    assert mass[1]["mass"] == 334.872863163
+    assert [s["score"] for s in GAME.view(state, None)["seats"]] == [t["total"] for t in table]
+    assert GAME.outcome(state).winners == (1,)
 
 
 def test_seed_example_word_race_with_a_tie() -> None:
@@ -204,6 +243,7 @@ def test_seed_example_word_race_with_a_tie() -> None:
             spelled += [e for e in events if e["type"] == "word_spelled"]
     got = {(e["seat"], e["turn"], e["place"], e["points"], e["word"]) for e in spelled}
     assert got == {(0, 4, 1, 8, "bacon"), (1, 4, 1, 8, "stack"), (2, 5, 3, 2, "alias")}
+    assert {e["seat"]: e["tied"] for e in spelled} == {0: True, 1: True, 2: False}
     table = GAME.scores(state)["seats"]
     assert [t["categories"]["atomic_symbol"]["points"] for t in table] == [8, 8, 2]
     assert table[0]["categories"]["atomic_symbol"]["word"]["symbols"] == ["B", "Ac", "O", "N"]
@@ -214,16 +254,22 @@ def test_second_place_scores_five_and_fourth_scores_nothing() -> None:
 
 
 def test_a_seat_places_only_once() -> None:
-    deal = [[5, 89, 8, 7, 56, 27], [1, 2, 3, 4, 9, 10]]
+    """Seat 0 spells bacon as B Ac O N on turn 4 (first place, 8 points), then
+    completes Ba Co N on turn 6: no second placing, no second word event."""
+    deal = [[5, 8, 56, 1, 2, 3], [89, 7, 27, 4, 9, 10]]
+    picks = [(5, 4), (89, 1), (8, 9), (7, 2), (56, 10), (27, 3)]  # hands swap every turn
     state = GAME.setup(2, {"deal": deal, "words": ["bacon"]}, seed=0)
-    # seat 0 keeps taking bacon cards from whichever hand it holds
-    while not GAME.outcome(state).finished:
-        for seat in (0, 1):
-            hand = state["hands"][seat]
-            want = [z for z in hand if z in deal[0]] if seat == 0 else hand
-            state, _ = GAME.apply(state, seat, {"type": "draft", "card": (want or hand)[0]})
-    assert [p["seat"] for p in state["placings"]] == [0] or len(state["placings"]) <= 2
-    assert len({p["seat"] for p in state["placings"]}) == len(state["placings"])
+    spelled: list[dict[str, Any]] = []
+    for turn_picks in picks:
+        for seat, z in enumerate(turn_picks):
+            state, events = GAME.apply(state, seat, {"type": "draft", "card": z})
+            spelled += [e for e in events if e["type"] == "word_spelled"]
+    assert sorted(state["drafted"][0]) == [5, 7, 8, 27, 56, 89]  # both spellings drafted
+    assert [(e["seat"], e["turn"], e["place"], e["word"]) for e in spelled] == [(0, 4, 1, "bacon")]
+    assert spelled[0]["symbols"] == ["B", "Ac", "O", "N"] and spelled[0]["tied"] is False
+    assert [(p["seat"], p["turn"], p["points"]) for p in state["placings"]] == [(0, 4, 8)]
+    table = GAME.scores(state)["seats"]
+    assert [t["categories"]["atomic_symbol"]["points"] for t in table] == [8, 0]
 
 
 def test_words_use_distinct_cards_and_whole_symbols() -> None:
@@ -231,9 +277,9 @@ def test_words_use_distinct_cards_and_whole_symbols() -> None:
 
     assert (56, 27, 7) in spellings("bacon")  # Ba Co N
     assert all(len(set(s)) == len(s) for s in spellings("cocoa"))  # Co twice is impossible
-    assert spellings("bacon", max_z=36) == ((5, 8, 7),) or all(
-        max(s) <= 36 for s in spellings("bacon", max_z=36)
-    )
+    assert spellings("bacon", max_z=36) == ()  # needs Ba (56) or Ac (89)
+    assert spellings("bacon", max_z=88) == ((56, 6, 8, 7), (56, 27, 7))
+    assert spellings("bacon", max_z=89)[0] == (5, 89, 8, 7)
 
 
 def test_ionization_counts_pairs_by_maximum_matching() -> None:
@@ -312,3 +358,88 @@ def test_scores_come_with_evidence() -> None:
     assert seat["total"] == sum(c["points"] for c in seat["categories"].values())
     assert "run" in seat["categories"]["atomic_number"]
     assert seat["categories"]["atomic_mass"]["neighbours"][0]["seat"] == 1
+
+
+# ------------------------------------------------------------ what the end reveals ------
+
+
+def test_set_aside_cards_are_shown_only_once_the_draft_has_ended() -> None:
+    state = GAME.setup(2, {}, seed=3)  # 36 cards: 15 each, 6 set aside
+    hidden = state["set_aside"]
+    assert len(hidden) == 6
+    while not GAME.outcome(state).finished:
+        for seat in (None, 0, 1):
+            seen = GAME.view(state, seat)
+            assert seen["set_aside"] is None and seen["set_aside_count"] == 6
+            assert not {c["z"] for s in seen["seats"] for c in s["drafted"]} & set(hidden)
+        for seat in GAME.to_act(state):
+            move, state = GAME.bot_move(state, seat, "greedy")
+            state, _ = GAME.apply(state, seat, move)
+    for seat in (None, 0, 1):
+        shown = GAME.view(state, seat)["set_aside"]
+        assert [c["z"] for c in shown] == hidden
+        assert shown[0]["symbol"]
+    drafted = [c["z"] for s in GAME.view(state, None)["seats"] for c in s["drafted"]]
+    assert sorted(drafted + hidden) == list(range(1, 37))  # the whole deal checks out
+
+
+def test_a_custom_deal_sets_nothing_aside() -> None:
+    state = GAME.setup(2, {"deal": [[1], [2]]}, seed=0)
+    state, _ = GAME.apply(state, 0, {"type": "draft", "card": 1})
+    state, _ = GAME.apply(state, 1, {"type": "draft", "card": 2})
+    assert GAME.view(state, None)["set_aside"] == []
+
+
+def test_the_built_in_word_list_is_served_with_its_provenance() -> None:
+    from rules.chemistry.words import DEFAULT_WORDS, WordIndex
+
+    doc = GAME.resources["words"]()
+    assert doc["words"] == list(DEFAULT_WORDS) and doc["count"] == len(DEFAULT_WORDS) == 1155
+    assert doc["source"]["package"] == "wamerican"
+    assert doc["source"]["version"] == "2020.12.07-2"
+    assert doc["source"]["file"] == "/usr/share/dict/american-english"
+    assert doc["source"]["sha256"] == (
+        "9f513f1ceadb6a01c5485b7dbdfd5118dc66cd70b59cae2851292112d4066a32"
+    )
+    assert doc["build"]["command"] == "make words" and len(doc["build"]["filters"]) == 2
+    assert "Kevin Atkinson" in doc["licence"]
+    assert doc["spellable_at_deck_size"] == {
+        str(size): len(WordIndex.default(size).spellable_words) for size in (36, 54, 86, 103)
+    }
+    assert doc["spellable_at_deck_size"]["36"] == 174
+    assert orjson.loads(orjson.dumps(doc)) == doc
+
+
+def test_greedy_drafts_the_largest_gain_and_the_highest_card_on_a_tie() -> None:
+    from rules.element_draft.bots import gain
+
+    state = GAME.setup(2, {"deal": [[5, 7, 40, 41], [6, 1, 2, 3]], "words": ["zzzzz"]}, seed=0)
+    for picks in ((5, 1), (6, 40)):
+        for seat, z in enumerate(picks):
+            state, _ = GAME.apply(state, seat, {"type": "draft", "card": z})
+    assert state["hands"] == [[7, 41], [2, 3]] and state["drafted"] == [[5, 6], [1, 40]]
+    # seat 0: N completes B-C-N (+5 run) and pairs with B (BN, +5); Nb makes seat 0 the
+    # heavier (-4 -> +4) and adds a third family (+2): 10 each, so the higher card
+    assert {z: gain(state, 0, z) for z in (7, 41)} == {7: 10, 41: 10}
+    assert GAME.bot_move(state, 0, "greedy")[0] == {"type": "draft", "card": 41}
+    # seat 1: Li (3) gains 7, He (2) gains 6
+    assert {z: gain(state, 1, z) for z in (2, 3)} == {2: 6, 3: 7}
+    assert GAME.bot_move(state, 1, "greedy")[0] == {"type": "draft", "card": 3}
+
+
+def test_check_names_each_broken_invariant() -> None:
+    state = GAME.setup(3, {}, seed=2)
+    GAME.check(state)
+    lost = {**state, "hands": [h[:-1] for h in state["hands"]]}
+    twice = {**state, "hands": [state["hands"][0], state["hands"][0], state["hands"][2]]}
+    aside = {**state, "set_aside": [*state["set_aside"], state["hands"][0][0]]}
+    stray = {**state, "pending": [state["hands"][1][0], None, None]}
+    for broken, words in [
+        (lost, "cards were lost or added"),
+        (twice, "a card appears twice"),
+        (aside, "a card appears twice"),
+        (stray, "seat 0 selected a card it does not hold"),
+    ]:
+        with pytest.raises(RuleViolation) as err:
+            GAME.check(broken)
+        assert err.value.code == "state_invalid" and words in err.value.message

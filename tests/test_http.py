@@ -117,3 +117,17 @@ def test_setup_of_an_unknown_game_says_so(client: FlaskClient) -> None:
     ):
         assert resp.status_code == 404 and resp.get_json()["code"] == "unknown_game"
     assert client.get("/v1/nothing").get_json()["code"] == "not_found"
+
+
+def test_the_built_in_word_list_is_served_with_its_provenance(client: FlaskClient) -> None:
+    from rules.chemistry.words import spellings
+
+    resp = client.get("/v1/games/element-draft/words")
+    assert resp.status_code == 200 and "ETag" in resp.headers
+    body = resp.get_json()
+    assert body["count"] == len(body["words"]) == 1155
+    assert "bacon" in body["words"] and all(spellings(w) for w in body["words"][:50])
+    assert body["source"]["package"] == "wamerican"
+    detail = client.get("/v1/games/element-draft").get_json()
+    assert detail["resources"] == {"words": "/v1/games/element-draft/words"}
+    assert detail["links"]["words"] == "/v1/games/element-draft/words"

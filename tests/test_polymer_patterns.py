@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import doctest
 from collections.abc import Sequence
-from itertools import product
+from itertools import combinations, product
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -26,7 +26,9 @@ from rules.core import RuleViolation
 from rules.polymer.cards import card_code, ids_for_codes, twin
 from rules.polymer.patterns import (
     Arrangement,
+    arrangement_for,
     best_arrangement,
+    best_rest_arrangement,
     is_group,
     is_sequence,
     longest_possible,
@@ -98,8 +100,48 @@ def brute_force(hand: Sequence[int]) -> Objective:
     return best[0]
 
 
-def reference_rest(counts: Sequence[int], memo: dict[tuple[int, ...], int]) -> int:
-    """Largest sum of (length - 1) over disjoint patterns of a multiset of faces."""
+def every_objective(hand: Sequence[int]) -> set[Objective]:
+    """(longest length, sum of (length - 1) of the others, top rank of the longest) of
+    every arrangement of the hand: every partition into patterns and unused cards, each
+    pattern of the longest length in turn taken as the shown longest."""
+    cards = sorted(hand)
+    n = len(cards)
+    by_lowest: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]
+    for mask in range(1, 1 << n):
+        members = [cards[i] for i in range(n) if mask >> i & 1]
+        if oracle_is_pattern(members):
+            lowest = (mask & -mask).bit_length() - 1
+            by_lowest[lowest].append((mask, len(members), max(_rank(c) + 1 for c in members)))
+    found: set[Objective] = set()
+    chosen: list[tuple[int, int]] = []
+
+    def walk(i: int, used: int) -> None:
+        while i < n and used >> i & 1:
+            i += 1
+        if i == n:
+            if not chosen:
+                found.add((0, 0, 0))
+                return
+            longest = max(length for length, _ in chosen)
+            rest = sum(length - 1 for length, _ in chosen) - (longest - 1)
+            for length, top in chosen:
+                if length == longest:
+                    found.add((longest, rest, top))
+            return
+        walk(i + 1, used | 1 << i)
+        for mask, length, top in by_lowest[i]:
+            if not mask & used:
+                chosen.append((length, top))
+                walk(i + 1, used | mask)
+                chosen.pop()
+
+    walk(0, 0)
+    return found
+
+
+def reference_rest(counts: Sequence[int], memo: dict[tuple[int, ...], int], cap: int = 13) -> int:
+    """Largest sum of (length - 1) over disjoint patterns of a multiset of faces, each
+    pattern of at most ``cap`` cards (``memo`` belongs to one cap)."""
     state = tuple(counts)
     if state in memo:
         return memo[state]
@@ -108,16 +150,16 @@ def reference_rest(counts: Sequence[int], memo: dict[tuple[int, ...], int]) -> i
         return 0
     left = list(state)
     left[x] -= 1
-    best = reference_rest(left, memo)  # x unused
+    best = reference_rest(left, memo, cap)  # x unused
     suit, rank = divmod(x, 13)
     same_rank = [s * 13 + rank for s in range(4)]
     for combo in product(*(range(left[f] + 1) for f in same_rank)):
-        if sum(combo):
+        if 1 <= sum(combo) <= cap - 1:
             rest = left[:]
             for f, k in zip(same_rank, combo, strict=True):
                 rest[f] -= k
-            best = max(best, sum(combo) + reference_rest(rest, memo))
-    for length in range(2, 14):
+            best = max(best, sum(combo) + reference_rest(rest, memo, cap))
+    for length in range(2, min(cap, 13) + 1):
         for offset in range(length):
             first = (rank - offset) % 13
             others = [suit * 13 + (first + j) % 13 for j in range(length) if j != offset]
@@ -125,7 +167,7 @@ def reference_rest(counts: Sequence[int], memo: dict[tuple[int, ...], int]) -> i
                 rest = left[:]
                 for f in others:
                     rest[f] -= 1
-                best = max(best, length - 1 + reference_rest(rest, memo))
+                best = max(best, length - 1 + reference_rest(rest, memo, cap))
     memo[state] = best
     return best
 
@@ -644,7 +686,14 @@ def test_table_scores_match_an_independent_recomputation(cards: list[int], seats
     size = len(cards) // seats
     hands = [cards[i * size : (i + 1) * size] for i in range(seats)]
     table = table_scores(hands)
-    arrangements = [best_arrangement(h) for h in hands]
+    longest = [longest_possible(h) for h in hands]
+    # a seat between two seats with no pattern shows its best split for R alone
+    arrangements = [
+        best_rest_arrangement(h)
+        if longest[(i + 1) % seats] == longest[(i - 1) % seats] == 0
+        else best_arrangement(h)
+        for i, h in enumerate(hands)
+    ]
     for i, row in enumerate(table):
         left, right = arrangements[(i + 1) % seats], arrangements[(i - 1) % seats]
         mine = arrangements[i]
@@ -661,3 +710,123 @@ def test_table_scores_match_an_independent_recomputation(cards: list[int], seats
     keys = [[(table[s]["score"], *table[s]["tie_break"]) for s in place] for place in places]
     assert all(len(set(k)) == 1 for k in keys)
     assert [k[0] for k in keys] == sorted((k[0] for k in keys), reverse=True)
+
+
+# ------------------------------------------------- the arrangement that maximises the score
+
+NEIGHBOUR_SUMS = (0, 2, 3, 4, 5, 7, 9, 13, 26)  # N is 0 or at least 2 (a pattern has 2+ cards)
+
+
+def check_maximises_own_score(hand: Sequence[int]) -> None:
+    """Against every arrangement: the shown one scores the most for every N, and among
+    the arrangements that score as much it is the longest-first one (longest length,
+    then the others, then the top rank)."""
+    every = every_objective(hand)
+    for n in NEIGHBOUR_SUMS:
+        shown = arrangement_for(hand, n)
+        best_score = max(length * n + rest for length, rest, _ in every)
+        assert shown.longest_length * n + shown.rest_value == best_score, (hand, n)
+        ties = [o for o in every if o[0] * n + o[1] == best_score]
+        assert objective(shown) == max(ties), (hand, n)
+        check_valid(hand, shown)
+    # with any neighbour holding a pattern, the longest-first arrangement is the answer
+    assert all(arrangement_for(hand, n) == best_arrangement(hand) for n in NEIGHBOUR_SUMS[1:])
+
+
+def check_valid(hand: Sequence[int], arrangement: Arrangement) -> None:
+    used = list(arrangement.longest) + [c for p in arrangement.others for c in p]
+    assert sorted(used + list(arrangement.unused)) == sorted(hand)
+    assert all(oracle_is_pattern(p) for p in arrangement.patterns)
+    assert all(len(p) <= arrangement.longest_length for p in arrangement.others)
+    assert validate_arrangement(hand, arrangement.patterns) == arrangement
+
+
+def test_the_issue_hand_shows_the_split_that_scores_most() -> None:
+    """Issue 6: with no pattern next door, four 6s + 7C 8C scores 1 and 6C-7C-8C +
+    6D-6H-6S scores 2; with a neighbour's pattern the four 6s score more (4N + 1)."""
+    hand = ids_for_codes("6C 6D 6H 6S 7C 8C")
+    alone = arrangement_for(hand, 0)
+    assert alone.codes() == {
+        "longest": ["6C", "7C", "8C"],
+        "others": [["6D", "6H", "6S"]],
+        "unused": [],
+    }
+    assert alone.rest_value == 2
+    assert arrangement_for(hand, 2).codes()["longest"] == ["6C", "6D", "6H", "6S"]
+    check_maximises_own_score(hand)
+
+
+def test_a_long_run_is_split_when_nobody_next_door_has_a_pattern() -> None:
+    hand = ids_for_codes("AS 2S 3S 4S 5S 6S 7S 8S 9S")
+    alone = best_rest_arrangement(hand)
+    # 9 cards: 3 + 3 + 3 leaves R = 2 + 2 (5 + 4 leaves only 3); top rank 9 shown longest
+    assert [len(p) for p in alone.patterns] == [3, 3, 3] and alone.rest_value == 4
+    assert alone.codes()["longest"] == ["7S", "8S", "9S"]
+    assert best_rest_arrangement(ids_for_codes("AS 3H 5D")) == Arrangement(
+        (), (), tuple(sorted(ids_for_codes("AS 3H 5D")))
+    )
+    assert best_rest_arrangement(ids_for_codes("KH KD")).codes()["longest"] == ["KD", "KH"]
+
+
+def test_a_split_that_ties_at_n_2_keeps_the_longest_first() -> None:
+    # At N = 2, QH-KH-AH-2H + (QD QS) scores 4 * 2 + 1 and the three queens + three
+    # pairs score 3 * 2 + 3: a shorter split can tie, never win, and the tie goes to
+    # the longest pattern.
+    hand = ids_for_codes("KC AD QD AH 2H 2S QS QH KH")
+    every = every_objective(hand)
+    best = best_arrangement(hand)
+    score = best.longest_length * 2 + best.rest_value
+    assert any(o[0] < best.longest_length and o[0] * 2 + o[1] == score for o in every)
+    assert arrangement_for(hand, 2) == best
+    check_maximises_own_score(hand)
+
+
+def every_small_hand() -> list[tuple[int, ...]]:
+    """Every hand of up to 5 cards from Q, K, A, 2 of spades and hearts, both decks:
+    groups, duplicates, sequences through K-A, and all their overlaps."""
+    pool = [deck * 52 + suit * 13 + rank for deck in (0, 1) for suit in (2, 3)
+            for rank in (11, 12, 0, 1)]  # fmt: skip
+    return [hand for size in range(6) for hand in combinations(pool, size)]
+
+
+def test_every_small_hand_shows_the_arrangement_that_scores_most() -> None:
+    hands = every_small_hand()
+    assert len(hands) == 6885
+    for hand in hands:
+        check_maximises_own_score(hand)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(clustered_hands(), small_random_hands))
+def test_the_shown_arrangement_maximises_the_own_score(hand: list[int]) -> None:
+    check_maximises_own_score(hand)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(clustered_hands(min_size=9, max_size=14))
+def test_best_rest_matches_a_capped_reference_on_medium_hands(hand: list[int]) -> None:
+    """R with no pattern next door = max over the cap d of (best total with every
+    pattern at most d) - (d - 1); ties go to the larger d (the longer longest)."""
+    faces = [0] * 52
+    for card in hand:
+        faces[card % 52] += 1
+    longest = longest_possible(hand)
+    values = {d: reference_rest(faces, {}, d) - (d - 1) for d in range(2, longest + 1)}
+    shown = best_rest_arrangement(hand)
+    check_valid(hand, shown)
+    if not values:
+        assert shown.patterns == ()
+        return
+    best = max(values.values())
+    assert shown.rest_value == best
+    assert shown.longest_length == max(d for d, v in values.items() if v == best)
+
+
+def test_one_neighbour_with_a_pattern_is_enough_for_longest_first() -> None:
+    sixes = "6C 6D 6H 6S 7C 8C"
+    for hands in (["KH KD", sixes, "AC 3D 5H"], ["AC 3D 5H", sixes, "KH KD"]):
+        table = table_scores([ids_for_codes(h) for h in hands])
+        assert table[1]["arrangement"]["longest"] == ["6C", "6D", "6H", "6S"], hands
+        assert table[1]["score"] == 4 * 2 + 1 and table[1]["arrangement_rule"] == "longest_first"
+    alone = table_scores([ids_for_codes(h) for h in ("AC 3D 5H", sixes, "2C 4D 9H")])
+    assert alone[1]["score"] == 2 and alone[1]["arrangement_rule"] == "most_other_patterns"

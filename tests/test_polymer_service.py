@@ -471,3 +471,22 @@ def test_redis_stopped_and_restarted_mid_game(own_redis: dict[str, Any]) -> None
     t.move(1, {"type": "lend", "to": 2, "cards": [t.hand(1)[0]["id"]]})
     assert client.get("/readyz").get_json()["status"] == "ok"
     GAME.check(t.state())
+
+
+def test_arrangement_hides_the_neighbours_figures_until_time_is_up(client: FlaskClient) -> None:
+    t = Table(client, timer_seconds=1)
+    t.start()
+    body: dict[str, Any] = {"seat": 2, "patterns": []}  # declaring no pattern is valid
+    url, me = t.url("/arrangement"), auth(t.tokens[2])
+    during = client.post(url, json=body, headers=me).get_json()
+    assert during["neighbour_longest_sum"] is None
+    assert during["declared"]["score"] is None and during["best"]["score"] is None
+    assert during["best"]["longest_length"] >= 2, "its own figures are shown"
+    time.sleep(1.15)
+    after = client.post(url, json=body, headers=me).get_json()
+    neighbours = after["neighbour_longest_sum"]
+    assert isinstance(neighbours, int) and neighbours >= 0
+    best = after["best"]
+    assert best["score"] == best["longest_length"] * neighbours + best["rest_value"]
+    scores = client.get(t.url("/scores")).get_json()["scores"]["seats"]
+    assert best["score"] == next(s["score"] for s in scores if s["seat"] == 2)

@@ -9,6 +9,7 @@ from rules.core import RuleViolation, State, mask
 from rules.rng import RngState, choice
 
 from . import scoring
+from .race import placings, word_index
 
 BOTS = ("random", "greedy")
 
@@ -33,8 +34,6 @@ def gain(state: State, seat: int, z: int) -> int:
 
     The word race counts the place the seat would take this turn.
     """
-    from .game import placings, word_index  # late import: game imports bots
-
     drafted = [list(d) for d in state["drafted"]]
     placed = placings(state)
     bismuth = bool(state["options"]["bismuth_radioactive"])

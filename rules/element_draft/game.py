@@ -18,11 +18,10 @@ seat has selected, all selections are revealed together, the race to spell a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
 from rules.chemistry.elements import ELEMENTS, FAMILY_NAMES, MAX_Z, element
-from rules.chemistry.words import WordIndex, validate_word_list
+from rules.chemistry.words import validate_word_list
 from rules.core import (
     Dynamics,
     Event,
@@ -47,6 +46,7 @@ from rules.rng import new_rng, randbelow, shuffled
 
 from . import scoring
 from .bots import choose
+from .race import placings, word_index, word_list
 
 SEED_DRAFT = (
     "Each player privately selects a card from their hand to draft. Once all players have "
@@ -181,24 +181,6 @@ def setup(players: int, options: Mapping[str, Any], seed: int) -> State:
 # ---------------------------------------------------------------- helpers -----------
 def finished(state: State) -> bool:
     return int(state["turn"]) > int(state["hand_size"])
-
-
-def word_index(state: State) -> WordIndex:
-    words = state["options"].get("words")
-    max_z = int(state["deck_size"])
-    if words is None:
-        return WordIndex.default(max_z)
-    return _custom_index(tuple(words), max_z)
-
-
-@lru_cache(maxsize=64)
-def _custom_index(words: tuple[str, ...], max_z: int) -> WordIndex:
-    # memoised: a teacher's list is indexed once per worker, not on every request
-    return WordIndex.from_words(words, max_z)
-
-
-def placings(state: State) -> dict[int, dict[str, Any]]:
-    return {int(p["seat"]): p for p in state["placings"]}
 
 
 # ---------------------------------------------------------------- moves -------------
@@ -361,6 +343,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "deck_size": state["deck_size"],
         "hand_size": state["hand_size"],
         "set_aside_count": len(state["set_aside"]),
+        # hidden during the draft; shown once it has ended, so anyone can check the deal
+        "set_aside": [card(z) for z in state["set_aside"]] if finished(state) else None,
         "word_list": "default" if words is None else "custom",
         "radioactivity_scored": players >= scoring.RADIOACTIVITY_MIN_PLAYERS,
         "seats": seats,
@@ -500,4 +484,5 @@ GAME = GameRules(
     check=check,
     redeal_hidden=redeal_hidden,
     deck=deck,
+    resources={"words": word_list},
 )

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
-from rules.chemistry.elements import FAMILIES, element, is_radioactive
+from rules.chemistry.elements import FAMILIES, MAX_Z, element, is_radioactive
 from rules.chemistry.ions import max_ion_pairs
 from rules.core import neighbours
 
@@ -27,7 +28,6 @@ ION_PAIR_POINTS = 5
 RADIOACTIVE_BONUS = 7
 RADIOACTIVE_PENALTY = -3
 RADIOACTIVITY_MIN_PLAYERS = 7
-MASS_PLACES = 6  # masses are compared after rounding to micro-daltons
 
 CATEGORIES = (
     "atomic_number",
@@ -68,26 +68,59 @@ def atomic_number(numbers: Sequence[int]) -> dict[str, Any]:
     return {"points": RUN_POINTS.get(counted, 0), "run": run, "counted": counted}
 
 
-def total_mass(numbers: Iterable[int]) -> float:
-    """Sum of atomic masses, rounded so that equal totals compare equal."""
-    return _total_mass(tuple(numbers))
+def card_mass(z: int) -> Decimal:
+    """The mass printed on card ``z``, exactly: the decimal the element data give
+    (``repr`` of molmass's value is that literal, e.g. 18.998403163 for fluorine).
+
+    >>> card_mass(9), card_mass(61)
+    (Decimal('18.998403163'), Decimal('144.9128'))
+    """
+    return _CARD_MASS[z - 1]
+
+
+_CARD_MASS: tuple[Decimal, ...] = tuple(Decimal(repr(element(z).mass)) for z in range(1, MAX_Z + 1))
+
+
+def total_mass(numbers: Iterable[int]) -> Decimal:
+    """The exact sum of the printed masses: decimal arithmetic, no rounding, so float
+    noise never decides a comparison and no rounding invents a tie.
+
+    >>> total_mass([4, 61, 73]), total_mass([9, 59, 71])  # Be Pm Ta against F Pr Lu
+    (Decimal('334.8728631'), Decimal('334.872863163'))
+    """
+    return _total_mass(tuple(sorted(numbers)))
 
 
 @lru_cache(maxsize=8192)
-def _total_mass(numbers: tuple[int, ...]) -> float:
-    return round(sum(element(z).mass for z in numbers), MASS_PLACES)
+def _total_mass(numbers: tuple[int, ...]) -> Decimal:
+    return sum((card_mass(z) for z in numbers), Decimal(0))
 
 
-def atomic_mass(seat: int, masses: Sequence[float]) -> dict[str, Any]:
-    """+2 per neighbour with a lower total, -2 per neighbour with a higher one.
+def mass_text(mass: Decimal) -> str:
+    """A mass as an exact decimal string, without trailing zeros.
+
+    >>> mass_text(Decimal("334.8728631000")), mass_text(Decimal("20")), mass_text(Decimal(0))
+    ('334.8728631', '20', '0')
+    """
+    text = format(mass.normalize(), "f")
+    return "0" if text in ("-0", "0") else text
+
+
+def atomic_mass(seat: int, masses: Sequence[Decimal]) -> dict[str, Any]:
+    """+2 per neighbour with a lower total, -2 per neighbour with a higher one, 0 only
+    for exactly equal totals.
 
     At a two-player table both neighbours are the same opponent, which gives the
-    seed's +4/-4.
+    seed's +4/-4. ``mass`` is the total as a number (for display); ``mass_exact`` is
+    the exact decimal the comparison used.
 
-    >>> atomic_mass(0, [10.0, 5.0, 20.0])["points"]  # left 5.0 (lower), right 20.0
+    >>> atomic_mass(0, [Decimal(10), Decimal(5), Decimal(20)])["points"]  # left 5, right 20
     0
-    >>> atomic_mass(0, [10.0, 5.0])["points"]
+    >>> atomic_mass(0, [Decimal(10), Decimal(5)])["points"]
     4
+    >>> row = atomic_mass(1, [total_mass([4, 61, 73]), total_mass([9, 59, 71])])
+    >>> row["points"], row["mass_exact"], row["neighbours"][0]["their_mass_exact"]
+    (4, '334.872863163', '334.8728631')
     """
     players = len(masses)
     mine = masses[seat]
@@ -97,8 +130,21 @@ def atomic_mass(seat: int, masses: Sequence[float]) -> dict[str, Any]:
         theirs = masses[other]
         delta = 2 if mine > theirs else -2 if mine < theirs else 0
         points += delta
-        comparisons.append({"side": side, "seat": other, "their_mass": theirs, "points": delta})
-    return {"points": points, "mass": mine, "neighbours": comparisons}
+        comparisons.append(
+            {
+                "side": side,
+                "seat": other,
+                "their_mass": float(theirs),
+                "their_mass_exact": mass_text(theirs),
+                "points": delta,
+            }
+        )
+    return {
+        "points": points,
+        "mass": float(mine),
+        "mass_exact": mass_text(mine),
+        "neighbours": comparisons,
+    }
 
 
 def atomic_symbol(placing: dict[str, Any] | None) -> dict[str, Any]:
@@ -193,7 +239,7 @@ def seat_breakdown(
     placings: dict[int, dict[str, Any]],
     *,
     bismuth_radioactive: bool = False,
-    masses: Sequence[float] | None = None,
+    masses: Sequence[Decimal] | None = None,
 ) -> dict[str, Any]:
     """All six categories for one seat, with the total."""
     players = len(drafted)

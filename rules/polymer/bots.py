@@ -1,6 +1,13 @@
 """Polymer bots. Each move happens a little later than the last (a think time drawn
 from the game's generator), so a table of bots runs the clock down and ends.
 
+A bot always answers with a move that is legal at the state's time (``now_ms``),
+which is how the service plays it (at its own clock). When the think time would end
+at or after the deadline, the bot thinks faster and acts in the last millisecond
+before it (``at = deadline - 1``); only when that millisecond is all that is left
+does it wait for the end, answering ``time_up`` at the deadline (Polymer has no
+"pass"; on a logical clock that move is how a table of bots ends the game).
+
 * ``random``: a uniformly random legal move (it repays when called: nothing else is legal).
 * ``trading`` (also served as ``greedy``): asks its neighbours for a card that
   lengthens its longest pattern, giving a card its best arrangement does not use;
@@ -17,26 +24,38 @@ from rules.core import Move, RuleViolation, State, left_of, right_of
 from rules.rng import RngState, choice, randbelow
 
 from .cards import FACES, card_code, face_of
-from .game import blocking_loans, can, legal_moves, time_is_up, to_act
-from .moves import _matching_give
+from .legality import can, legal_moves, time_is_up, to_act, verify
+from .moves import blocking_loans, matching_give
 from .patterns import best_arrangement, longest_possible
-from .settle import _strength, returned_cards
+from .settle import returned_cards, strength
 
 BOTS = ("random", "greedy", "trading")
 THINK_MS = (200, 2000)
 
 
 def _think(state: State) -> tuple[RngState, int]:
+    """When the bot acts: after a drawn think time, but before the deadline."""
     rng, extra = randbelow(state["rng"], THINK_MS[1] - THINK_MS[0])
-    return rng, int(state["now_ms"]) + THINK_MS[0] + extra
+    at = int(state["now_ms"]) + THINK_MS[0] + extra
+    deadline = state["deadline_ms"]
+    if deadline is not None and at >= int(deadline):
+        at = max(int(state["now_ms"]), int(deadline) - 1)
+    return rng, at
 
 
 def choose(state: State, seat: int, bot: str) -> tuple[Move, State]:
     if bot not in BOTS:
         raise RuleViolation("unknown_bot", f"There is no bot {bot!r}; choose one of {list(BOTS)}.")
+    if state["phase"] == "ended":
+        verify(state, seat, {"type": "time_up"})  # raises: the game is over
     if state["phase"] == "waiting":
         return {"type": "ready"}, state
-    if state["phase"] == "trading" and seat not in to_act(state):
+    now = int(state["now_ms"])
+    if time_is_up(state, now) or time_is_up(state, now + 1):
+        # no time left to act in: wait for the end (the only move that is, or is about
+        # to be, legal)
+        return {"type": "time_up", "at": max(now, int(state["deadline_ms"]))}, state
+    if seat not in to_act(state):
         raise RuleViolation(
             "no_move",
             f"Seat {seat} has nothing it may do now: no card, no offer to answer, "
@@ -44,8 +63,6 @@ def choose(state: State, seat: int, bot: str) -> tuple[Move, State]:
         )
     rng, at = _think(state)
     state = {**state, "rng": rng}
-    if time_is_up(state, at):
-        return {"type": "time_up", "at": int(state["deadline_ms"])}, state
     timed = {**state, "now_ms": at}
     if bot == "random":
         moves = legal_moves(timed, seat)
@@ -81,15 +98,15 @@ def _trading(state: State, seat: int, rng: RngState) -> tuple[Move, RngState]:
     for loan in blocking_loans(state, seat):
         due = min(int(loan["outstanding"]), len(hand))
         return {"type": "repay", "loan": loan["id"], "cards": _least_needed(hand, due)}, rng
-    before = _strength(hand)
+    before = strength(hand)
     for offer in state["offers"]:
         if offer["to"] != seat:
             continue
-        give = [] if offer["kind"] == "undo" else _matching_give(hand, offer["ask"])
+        give = [] if offer["kind"] == "undo" else matching_give(hand, offer["ask"])
         if give is not None:
             move: Move = {"type": "accept", "offer": offer["id"], "give": give}
             after = [c for c in hand if c not in give] + list(offer["give"])
-            if can(state, seat, move) and _strength(after) > before:
+            if can(state, seat, move) and strength(after) > before:
                 return move, rng
         return {"type": "decline", "offer": offer["id"]}, rng
     elapsed = int(state["now_ms"]) - int(state["started_ms"])

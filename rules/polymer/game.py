@@ -35,38 +35,62 @@ from rules.core import (
     resolve_options,
     right_of,
 )
-from rules.core import can as core_can
 from rules.rng import new_rng, shuffled
 
 from . import moves as mv
+from .bots import choose
 from .cards import DECK_SIZE, card_code, card_json, parse_face
+from .legality import (
+    SEED_LOOK,
+    SEED_STOP,
+    can,
+    legal_moves,
+    move_time,
+    time_is_up,
+    to_act,
+    verify,
+)
+from .moves import (
+    MAX_OPEN_OFFERS,
+    SEED_CALL,
+    SEED_TRADE,
+    SEED_UNDO,
+    blocking_loans,
+)
 from .patterns import (
+    Arrangement,
     best_arrangement,
     ranking,
+    shown_arrangements,
     table_scores,
     validate_arrangement,
 )
 from .settle import settle
 
+__all__ = [
+    "GAME",
+    "INFO",
+    "MAX_OPEN_OFFERS",
+    "SEED_CALL",
+    "SEED_LOOK",
+    "SEED_STOP",
+    "SEED_TRADE",
+    "SEED_UNDO",
+    "blocking_loans",
+    "can",
+    "declared",
+    "legal_moves",
+    "move_time",
+    "start_timer",
+    "time_is_up",
+    "to_act",
+    "verify",
+]
+
 # players -> cards per seat, from the seed
 DEAL_TABLE: Mapping[int, int] = {
     5: 20, 6: 17, 7: 14, 8: 13, 9: 11, 10: 10, 11: 9, 12: 8, 13: 8, 14: 7, 15: 6,
 }  # fmt: skip
-MAX_OPEN_OFFERS = 12  # per seat: bounds the state (and the token) under a flood of offers
-
-SEED_LOOK = "Players should not look at their cards until the timer starts."
-SEED_TRADE = (
-    "Players can freely (asynchronously) trade any of their cards with their immediate "
-    "neighbors (to their left and right only), however they must always keep the same "
-    "total number of cards."
-)
-SEED_UNDO = "Once a trade has been executed, it can only be undone if both players agree."
-SEED_CALL = (
-    "During the game, a player may at any time “call in” their loan, at which point the "
-    "debtor must immediately return the same number of cards to the loaner (or at least as "
-    "many cards as they hold) before executing any other trades."
-)
-SEED_STOP = "Once the timer reaches 0, all players must stop trading"
 
 CODES: Mapping[str, str] = {
     "bad_card": "A card is not a card id (0-103) or a card code such as QS or 10H.",
@@ -198,18 +222,6 @@ def setup(players: int, options: Mapping[str, Any], seed: int) -> State:
 
 
 # ---------------------------------------------------------------- time --------------
-def move_time(state: State, move: Mapping[str, Any]) -> int:
-    """The time a move happens: its ``at``, never earlier than the last one seen."""
-    at = move.get("at")
-    now = int(state["now_ms"])
-    return max(now, at) if isinstance(at, int) and not isinstance(at, bool) else now
-
-
-def time_is_up(state: State, at: int) -> bool:
-    deadline = state["deadline_ms"]
-    return deadline is not None and at >= int(deadline)
-
-
 def start_timer(state: State, at: int) -> tuple[State, list[Event]]:
     """Start the countdown (all seats ready, or the host said so)."""
     if state["phase"] != "waiting":
@@ -228,65 +240,6 @@ def start_timer(state: State, at: int) -> tuple[State, list[Event]]:
 
 # ---------------------------------------------------------------- moves -------------
 parse_move = mv.parse_move
-
-
-def blocking_loans(state: State, seat: int) -> list[dict[str, Any]]:
-    """Called loans this seat still owes (each blocks every move but its repayment)."""
-    return [ln for ln in state["loans"] if ln["debtor"] == seat and ln["called"]]
-
-
-def verify(state: State, seat: int, move: Move) -> None:
-    """Raise the ``RuleViolation`` that forbids ``move`` now, if any (one place for legality)."""
-    check_seat(state, seat)
-    kind = move["type"]
-    at = move_time(state, move)
-    if state["phase"] == "ended":
-        raise RuleViolation(
-            "timer_expired", "Time is up: the game is over.", rule=SEED_STOP, status=409
-        )
-    if kind == "time_up":
-        if state["phase"] != "trading" or not time_is_up(state, at):
-            raise RuleViolation("timer_running", "Time is not up yet.")
-        return
-    if state["phase"] == "waiting":
-        if kind != "ready":
-            raise RuleViolation(
-                "not_started",
-                "The timer has not started: declare yourself ready and wait for the others "
-                "(or the host) to start it.",
-                rule=SEED_LOOK,
-            )
-        if state["ready"][seat]:
-            raise RuleViolation("already_ready", "You have already declared you are ready.")
-        return
-    if time_is_up(state, at):
-        raise RuleViolation(
-            "timer_expired",
-            "Time is up: trading has stopped.",
-            rule=SEED_STOP,
-            status=409,
-            deadline_ms=state["deadline_ms"],
-        )
-    if kind == "ready":
-        raise RuleViolation("already_started", "The timer is already running.")
-    owed = blocking_loans(state, seat)
-    if owed and not (kind == "repay" and any(ln["id"] == move["loan"] for ln in owed)):
-        loan = owed[0]
-        count = min(int(loan["outstanding"]), len(state["hands"][seat]))
-        raise RuleViolation(
-            "loan_called",
-            f"Seat {loan['lender']} has called in its loan #{loan['id']}: return {count} "
-            f"card{'s' if count != 1 else ''} to seat {loan['lender']} before anything else.",
-            rule=SEED_CALL,
-            lender=loan["lender"],
-            loan=loan["id"],
-            owed=count,
-        )
-    mv.VERIFY[kind](state, seat, move)
-
-
-def can(state: State, seat: int, move: Move) -> bool:
-    return core_can(verify, state, seat, move)
 
 
 def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
@@ -318,35 +271,6 @@ def _end(state: State) -> tuple[State, list[Event]]:
         *events,
         {"type": "game_over", **out.to_json()},
     ]
-
-
-def to_act(state: State) -> list[int]:
-    phase = state["phase"]
-    if phase == "ended":
-        return []
-    if phase == "waiting":
-        return [s for s, r in enumerate(state["ready"]) if not r]
-    return [s for s in range(int(state["players"])) if not _stuck(state, s)]
-
-
-def _stuck(state: State, seat: int) -> bool:
-    """No card, nothing offered to it, no loan it may call: nothing it may do but wait
-    (a seat that lent everything and called it in waits for its repayment)."""
-    if state["hands"][seat]:
-        return False
-    if any(o["to"] == seat for o in state["offers"]):
-        return False
-    return not any(
-        (ln["lender"] == seat and not ln["called"]) or (ln["debtor"] == seat and ln["called"])
-        for ln in state["loans"]
-    )
-
-
-def legal_moves(state: State, seat: int) -> list[Move]:
-    """Concrete moves ``seat`` may make now. Offers and loans are combinatorial, so the
-    list holds the single-card ones; every move in it passes ``verify``."""
-    check_seat(state, seat)
-    return [m for m in mv.candidates(state, seat) if can(state, seat, m)]
 
 
 # ---------------------------------------------------------------- views -------------
@@ -421,6 +345,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "trades": [_trade_view(t, seat, ended) for t in state["trades"]],
         "loans": [_loan_view(ln, seat, ended) for ln in state["loans"]],
         "settlement": state["settlement"],
+        # the cards no seat was dealt: hidden until the end, then shown so anyone can
+        # check the deal
+        "set_aside": [card_json(c) for c in state["set_aside"]] if ended else None,
         "you": None,
     }
     if seat is not None:
@@ -443,7 +370,10 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "best": None,
         }
         if visible:
-            best = best_arrangement(hand)
+            # during the game the neighbours' hands are secret, so the hint is the
+            # longest-first arrangement (what scores whenever a neighbour has a
+            # pattern); once time is up, the arrangement that is scored
+            best = shown_arrangements(state["hands"])[seat] if ended else best_arrangement(hand)
             mine["best"] = {
                 **best.codes(),
                 "longest_length": best.longest_length,
@@ -506,20 +436,39 @@ def declared(state: State, seat: int, patterns: Sequence[Sequence[Any]]) -> dict
     taken: set[int] = set()
     ids = [[_resolve(hand, c, taken) for c in p] for p in patterns]
     arrangement = validate_arrangement(hand, ids)
+    own = best_arrangement(hand)
+    if state["phase"] != "ended":
+        # While the timer runs the neighbours' hands are secret, and their longest
+        # patterns would tell something about them: only this seat's own figures.
+        return {
+            "valid": True,
+            "declared": _figures(arrangement, None),
+            "best": _figures(own, None),
+            "neighbour_longest_sum": None,
+        }
+    shown = shown_arrangements(state["hands"])
     players = int(state["players"])
     neighbour_sum = sum(
-        best_arrangement(state["hands"][n]).longest_length
-        for n in (left_of(seat, players), right_of(seat, players))
+        shown[n].longest_length for n in (left_of(seat, players), right_of(seat, players))
     )
-    best = best_arrangement(hand)
     return {
         "valid": True,
-        "declared": {
-            **arrangement.codes(),
-            "score": arrangement.longest_length * neighbour_sum + arrangement.rest_value,
-        },
-        "best": {**best.codes(), "score": best.longest_length * neighbour_sum + best.rest_value},
+        "declared": _figures(arrangement, neighbour_sum),
+        "best": _figures(shown[seat], neighbour_sum),
         "neighbour_longest_sum": neighbour_sum,
+    }
+
+
+def _figures(arrangement: Arrangement, neighbour_sum: int | None) -> dict[str, Any]:
+    """An arrangement's patterns and figures; its score once the neighbours are known."""
+    score = None
+    if neighbour_sum is not None:
+        score = arrangement.longest_length * neighbour_sum + arrangement.rest_value
+    return {
+        **arrangement.codes(),
+        "longest_length": arrangement.longest_length,
+        "rest_value": arrangement.rest_value,
+        "score": score,
     }
 
 
@@ -537,8 +486,6 @@ def _resolve(hand: Sequence[int], card: Any, taken: set[int]) -> int:
 
 # ---------------------------------------------------------------- bots & checks -----
 def bot_move(state: State, seat: int, bot: str) -> tuple[Move, State]:
-    from .bots import choose  # late: bots imports this module
-
     return choose(state, seat, bot)
 
 

@@ -1,8 +1,9 @@
 """Polymer's moves: parsing, one ``verify_*`` and one ``apply_*`` per move type.
 
-``game.verify`` checks what every move shares (phase, clock, loan calls) and then
+``legality.verify`` checks what every move shares (phase, clock, loan calls) and then
 calls ``VERIFY[type]``; ``legal_moves`` reuses the same functions through
-``game.can``, so legality lives in one place.
+``legality.can``, so legality lives in one place. Imports run one way:
+``cards -> patterns -> moves -> legality -> settle -> bots -> game``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,24 @@ from rules.core import Event, Move, RuleViolation, State, left_of, right_of
 from .cards import card_code, card_json, face_of, parse_face
 
 MAX_CARDS_PER_MOVE = 104  # a hand swollen by loans may be lent or repaid whole
+MAX_OPEN_OFFERS = 12  # per seat: bounds the state (and the token) under a flood of offers
+
+SEED_TRADE = (
+    "Players can freely (asynchronously) trade any of their cards with their immediate "
+    "neighbors (to their left and right only), however they must always keep the same "
+    "total number of cards."
+)
+SEED_UNDO = "Once a trade has been executed, it can only be undone if both players agree."
+SEED_CALL = (
+    "During the game, a player may at any time “call in” their loan, at which point the "
+    "debtor must immediately return the same number of cards to the loaner (or at least as "
+    "many cards as they hold) before executing any other trades."
+)
+
+
+def blocking_loans(state: State, seat: int) -> list[dict[str, Any]]:
+    """Called loans this seat still owes (each blocks every move but its repayment)."""
+    return [ln for ln in state["loans"] if ln["debtor"] == seat and ln["called"]]
 
 
 # ---------------------------------------------------------------- parsing -----------
@@ -124,8 +143,6 @@ def _own(state: State, seat: int, cards: Sequence[int], rule: str | None = None)
 
 
 def _neighbour(state: State, seat: int, other: int) -> None:
-    from .game import SEED_TRADE
-
     players = int(state["players"])
     if other not in (left_of(seat, players), right_of(seat, players)) or other == seat:
         raise RuleViolation(
@@ -158,8 +175,6 @@ def _loan(state: State, loan_id: int) -> dict[str, Any]:
 
 
 def _maker_free(state: State, seat: int) -> None:
-    from .game import SEED_CALL, blocking_loans
-
     owed = blocking_loans(state, seat)
     if owed:
         loan = owed[0]
@@ -186,8 +201,6 @@ def _holds(state: State, seat: int, cards: Sequence[int]) -> bool:
 
 # ---------------------------------------------------------------- verify ------------
 def verify_offer(state: State, seat: int, move: Move) -> None:
-    from .game import MAX_OPEN_OFFERS, SEED_TRADE
-
     _neighbour(state, seat, move["to"])
     _own(state, seat, move["give"], SEED_TRADE)
     if len(move["ask"]) != len(move["give"]):
@@ -218,8 +231,6 @@ def _check_ask(asks: Sequence[str], given: Sequence[int]) -> None:
 
 
 def verify_accept(state: State, seat: int, move: Move) -> None:
-    from .game import SEED_UNDO
-
     offer = _offer(state, move["offer"])
     if offer["to"] != seat:
         raise RuleViolation(
@@ -256,8 +267,6 @@ def verify_withdraw(state: State, seat: int, move: Move) -> None:
 
 
 def verify_propose_undo(state: State, seat: int, move: Move) -> None:
-    from .game import SEED_UNDO
-
     trade = _trade(state, move["trade"])
     if seat not in trade["seats"]:
         raise RuleViolation("not_your_trade", f"You were not part of trade #{trade['id']}.")
@@ -293,8 +302,6 @@ def verify_call_loan(state: State, seat: int, move: Move) -> None:
 
 
 def verify_repay(state: State, seat: int, move: Move) -> None:
-    from .game import SEED_CALL
-
     loan = _loan(state, move["loan"])
     if loan["debtor"] != seat:
         raise RuleViolation(
@@ -544,7 +551,8 @@ APPLY: Mapping[str, Callable[[State, int, Move], tuple[State, list[Event]]]] = {
 
 
 # ---------------------------------------------------------------- candidates --------
-def _matching_give(hand: Sequence[int], asks: Sequence[str]) -> list[int] | None:
+def matching_give(hand: Sequence[int], asks: Sequence[str]) -> list[int] | None:
+    """Cards of ``hand`` that meet ``asks`` (named faces first, then any card), or None."""
     pool = list(hand)
     out: list[int] = []
     for ask in sorted(asks, key=lambda a: a == "any"):
@@ -567,7 +575,7 @@ def candidates(state: State, seat: int) -> list[Move]:
     out: list[Move] = [{"type": "time_up"}]
     for offer in state["offers"]:
         if offer["to"] == seat:
-            give = [] if offer["kind"] == "undo" else _matching_give(hand, offer["ask"])
+            give = [] if offer["kind"] == "undo" else matching_give(hand, offer["ask"])
             if give is not None:
                 out.append({"type": "accept", "offer": offer["id"], "give": give})
             out.append({"type": "decline", "offer": offer["id"]})

@@ -616,6 +616,177 @@ def _assign_ids(
     return Arrangement(first, rest, spare)
 
 
+# ------------------------------------------------- when the neighbours hold no pattern
+#
+# A seat whose two neighbours hold no pattern scores ``0 * L + R``: only the other
+# patterns count, and every pattern's length is capped by the one shown as the
+# longest. So the best split maximises R = (max T over arrangements whose patterns
+# are all at most d) - (d - 1) over the cap d, where T is the sum of (length - 1)
+# over all patterns. With caps the per-rank grouping argument of the dynamic
+# programme above no longer holds, so this is an exact memoised search over the
+# multiset of faces. It only runs for such seats, whose hands hold at most 13 cards
+# in a real game (every seat ends with the start count, and a hand with no pattern
+# has at most one card of each rank).
+
+Faces = tuple[int, ...]
+"""Cards per face, ``faces[suit * 13 + rank - 1]`` in ``0..2`` (a hashable count vector)."""
+
+
+def _fates(faces: Faces, cap: int) -> list[tuple[int, tuple[int, ...], Faces]]:
+    """Every fate of one copy of the lowest face present, as (value, its pattern's faces
+    or () if unused, the faces left). Fixed order: groups (largest first), then
+    sequences (longest first, then by first rank), then unused."""
+    x = next(f for f, n in enumerate(faces) if n)
+    left = list(faces)
+    left[x] -= 1
+    rank, suit = x % _RANKS, x // _RANKS
+    out: list[tuple[int, tuple[int, ...], Faces]] = []
+    same = [s * _RANKS + rank for s in range(_SUITS)]
+    combos: list[tuple[int, ...]] = [()]
+    for face in same:
+        combos = [(*c, k) for c in combos for k in range(left[face] + 1)]
+    groups = []
+    for combo in combos:
+        size = sum(combo)
+        if 1 <= size <= cap - 1:
+            members = (x, *(f for f, k in zip(same, combo, strict=True) for _ in range(k)))
+            rest = list(left)
+            for face, k in zip(same, combo, strict=True):
+                rest[face] -= k
+            groups.append((size, tuple(sorted(members)), tuple(rest)))
+    groups.sort(key=lambda g: (-g[0], g[1]))
+    out += groups
+    base = suit * _RANKS
+    for length in range(min(cap, _RANKS), 1, -1):
+        firsts = [0] if length == _RANKS else [(rank - o) % _RANKS for o in range(length)]
+        for first in sorted(firsts):
+            run = [base + (first + j) % _RANKS for j in range(length)]
+            if all(left[f] for f in run if f != x):
+                rest = list(left)
+                for face in run:
+                    if face != x:
+                        rest[face] -= 1
+                out.append((length - 1, tuple(run), tuple(rest)))
+    out.append((0, (), tuple(left)))
+    return out
+
+
+@lru_cache(maxsize=65536)
+def _capped_total(faces: Faces, cap: int) -> int:
+    """The largest sum of (length - 1) over patterns of at most ``cap`` cards."""
+    if not any(faces):
+        return 0
+    return max(value + _capped_total(rest, cap) for value, _, rest in _fates(faces, cap))
+
+
+def _capped_patterns(faces: Faces, cap: int) -> tuple[list[tuple[int, ...]], list[int]]:
+    """Patterns (as faces) and unused faces reaching ``_capped_total`` (first fate in
+    the fixed order that reaches it, so the answer is deterministic)."""
+    patterns: list[tuple[int, ...]] = []
+    unused: list[int] = []
+    while any(faces):
+        target = _capped_total(faces, cap)
+        for value, members, rest in _fates(faces, cap):
+            if value + _capped_total(rest, cap) == target:
+                if members:
+                    patterns.append(members)
+                else:
+                    unused.append(next(f for f, n in enumerate(faces) if n))
+                faces = rest
+                break
+    return patterns, unused
+
+
+def _patterns_of_length(faces: Faces, length: int) -> list[tuple[int, tuple[int, ...]]]:
+    """Every pattern of exactly ``length`` cards (as faces) with its top rank, best top
+    rank first; on equal top ranks a group before sequences, groups by their faces,
+    sequences by suit (C, D, H, S) then first rank."""
+    found: list[tuple[int, int, tuple[int, ...]]] = []
+    for rank in range(_RANKS):
+        same = [s * _RANKS + rank for s in range(_SUITS)]
+        combos: list[tuple[int, ...]] = [()]
+        for face in same:
+            combos = [(*c, k) for c in combos for k in range(faces[face] + 1)]
+        for combo in combos:
+            if sum(combo) == length:
+                members = tuple(f for f, k in zip(same, combo, strict=True) for _ in range(k))
+                found.append((rank + 1, 0, members))
+    for suit in range(_SUITS):
+        base = suit * _RANKS
+        for first in range(1 if length == _RANKS else _RANKS):
+            run = tuple(base + (first + j) % _RANKS for j in range(length))
+            if length <= _RANKS and all(faces[f] for f in run):
+                top = _RANKS if first + length > _RANKS else first + length
+                found.append((top, 1 + suit, run))
+    found.sort(key=lambda item: (-item[0], item[1], item[2]))
+    return [(top, members) for top, _, members in found]
+
+
+def best_rest_arrangement(hand: Sequence[int]) -> Arrangement:
+    """The arrangement that scores most when both neighbours hold no pattern.
+
+    The score is then ``R``, the sum of (length - 1) over the patterns other than the
+    longest, so a long pattern is worth more split. Lexicographically: (1) ``R`` as
+    large as possible; (2) then the longest pattern as long as possible; (3) then its
+    top rank as high as possible; (4) then the fixed order of faces of
+    :func:`best_arrangement`.
+
+    The issue's hand: four 6s and 7C-8C score 1; 6C-7C-8C and three 6s score 2.
+
+    >>> from rules.polymer.cards import ids_for_codes
+    >>> a = best_rest_arrangement(ids_for_codes("6C 6D 6H 6S 7C 8C"))
+    >>> a.codes(), a.rest_value
+    ({'longest': ['6C', '7C', '8C'], 'others': [['6D', '6H', '6S']], 'unused': []}, 2)
+    >>> run = best_rest_arrangement(ids_for_codes("AS 2S 3S 4S 5S 6S 7S"))  # 7 as 4 + 3
+    >>> run.codes()["longest"], run.codes()["others"], run.rest_value
+    (['4S', '5S', '6S', '7S'], [['AS', '2S', '3S']], 2)
+    """
+    return _best_rest(tuple(sorted(check_hand(hand))))
+
+
+@lru_cache(maxsize=1024)
+def _best_rest(ids: tuple[int, ...]) -> Arrangement:
+    counts = _counts(ids)
+    longest = _longest_from_counts(counts)
+    if longest == 0:
+        return Arrangement((), (), ids)
+    faces: Faces = tuple(counts[s][r] for s in range(_SUITS) for r in range(_RANKS))
+    cap, rest_value = 0, -1
+    for d in range(2, longest + 1):
+        value = _capped_total(faces, d) - (d - 1)
+        if value >= rest_value:  # on a tie the longer longest pattern
+            cap, rest_value = d, value
+    total = rest_value + cap - 1
+    for _, members in _patterns_of_length(faces, cap):
+        rest = list(faces)
+        for face in members:
+            rest[face] -= 1
+        if cap - 1 + _capped_total(tuple(rest), cap) == total:
+            patterns, unused = _capped_patterns(tuple(rest), cap)
+            patterns.sort(key=lambda p: (-len(p), p))
+            return _assign_ids(ids, members, patterns, unused)
+    raise AssertionError("a cap reaching the best value always has a pattern of that length")
+
+
+def arrangement_for(hand: Sequence[int], neighbour_longest_sum: int) -> Arrangement:
+    """The arrangement a seat shows: the one that maximises its own score
+    ``L * N + R`` for its neighbours' longest lengths summed (``N``), and among those
+    the longest-first one.
+
+    With ``N >= 1`` that is :func:`best_arrangement`: a neighbour's pattern has at
+    least two cards, so ``N >= 2``, and no split with a shorter longest pattern gains
+    more than it loses (see ``docs/rules/polymer.md``, "Which arrangement is shown";
+    ``tests/test_polymer_patterns.py`` checks it against every arrangement of small
+    hands). With ``N = 0`` it is :func:`best_rest_arrangement`.
+
+    >>> from rules.polymer.cards import ids_for_codes
+    >>> hand = ids_for_codes("6C 6D 6H 6S 7C 8C")
+    >>> arrangement_for(hand, 0).longest_length, arrangement_for(hand, 2).longest_length
+    (3, 4)
+    """
+    return best_rest_arrangement(hand) if neighbour_longest_sum == 0 else best_arrangement(hand)
+
+
 def validate_arrangement(hand: Sequence[int], patterns: Sequence[Sequence[int]]) -> Arrangement:
     """Check a declared set of patterns against the hand and return it as an arrangement.
 
@@ -709,8 +880,38 @@ def tie_break_key(
     return (own_top_rank, max(left_top_rank, right_top_rank), min(left_top_rank, right_top_rank))
 
 
+def shown_arrangements(hands: Sequence[Sequence[int]]) -> list[Arrangement]:
+    """The arrangement each seat of a circle shows: the one that maximises its own score.
+
+    A seat's ``N`` (its neighbours' longest lengths summed) is 0 exactly when neither
+    neighbour can form any pattern, which the hands alone decide; every other seat
+    shows its longest-first arrangement (:func:`arrangement_for`). So the choice is
+    never circular: a seat that splits its longest pattern (``N = 0``) sits between
+    two seats that score 0 whatever it shows.
+
+    Cost: the search for a seat between two seats without a pattern grows quickly with
+    its hand (a few ms at 13 cards, about a second at 24). At the end of a game such a
+    seat holds at most 13 cards (every seat is back at the start count, and a hand
+    without a pattern has at most one card per rank), so the game only calls this once
+    time is up.
+
+    >>> from rules.polymer.cards import ids_for_codes
+    >>> hands = [ids_for_codes(t) for t in ("AC 3D 5H", "6C 6D 6H 6S 7C 8C", "2C 4D 9H")]
+    >>> [a.codes()["longest"] for a in shown_arrangements(hands)]
+    [[], ['6C', '7C', '8C'], []]
+    """
+    first = [best_arrangement(hand) for hand in hands]
+    shown = []
+    for seat, hand in enumerate(hands):
+        left, right = neighbours(seat, len(hands))
+        n = first[left].longest_length + first[right].longest_length
+        shown.append(first[seat] if n or not first[seat].longest else arrangement_for(hand, n))
+    return shown
+
+
 def table_scores(hands: Sequence[Sequence[int]]) -> list[dict[str, Any]]:
-    """Score a table of hands seated in a circle, each in its best arrangement.
+    """Score a table of hands seated in a circle, each in the arrangement it shows
+    (:func:`shown_arrangements`: the one that maximises its own score).
 
     Seat ``i``'s neighbours are ``i + 1`` (left) and ``i - 1`` (right), modulo the
     number of seats; at a two-seat table the one neighbour counts on both sides.
@@ -739,7 +940,7 @@ def table_scores(hands: Sequence[Sequence[int]]) -> list[dict[str, Any]]:
                     card=card,
                 )
             owner[card] = seat
-    arrangements = [best_arrangement(hand) for hand in hands]
+    arrangements = shown_arrangements(hands)
     table: list[dict[str, Any]] = []
     for seat, arrangement in enumerate(arrangements):
         left, right = neighbours(seat, len(hands))
@@ -751,6 +952,9 @@ def table_scores(hands: Sequence[Sequence[int]]) -> list[dict[str, Any]]:
                 "score": seat_score(
                     arrangement.longest_length, neighbour_sum, arrangement.rest_value
                 ),
+                "arrangement_rule": "most_other_patterns"
+                if neighbour_sum == 0 and arrangement.longest
+                else "longest_first",
                 "longest_length": arrangement.longest_length,
                 "top_rank": arrangement.top_rank,
                 "rest_value": arrangement.rest_value,

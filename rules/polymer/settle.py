@@ -28,7 +28,9 @@ from .moves import transfer
 from .patterns import best_arrangement
 
 
-def _strength(hand: Sequence[int]) -> tuple[int, int, int]:
+def strength(hand: Sequence[int]) -> tuple[int, int, int]:
+    """How good a hand is for its owner: its best arrangement's longest length, the
+    rest of its patterns, then the longest pattern's top rank (compared as a tuple)."""
     best = best_arrangement(hand)
     return best.longest_length, best.rest_value, best.top_rank
 
@@ -38,7 +40,7 @@ def returned_cards(hand: Sequence[int], lent: Sequence[int], count: int) -> list
     out = sorted(c for c in lent if c in hand)[:count]
     rest = [c for c in hand if c not in out]
     while len(out) < count:
-        pick = max(sorted(rest), key=lambda c: _strength([x for x in rest if x != c]))
+        pick = max(sorted(rest), key=lambda c: strength([x for x in rest if x != c]))
         out.append(pick)
         rest.remove(pick)
     return out

@@ -262,6 +262,15 @@ class PoViewSchema(ma.Schema):
     trades = fields.List(fields.Nested(PoTradeViewSchema), required=True)
     loans = fields.List(fields.Nested(PoLoanViewSchema), required=True)
     settlement = fields.List(fields.Nested(PoSettlementSchema), required=True)
+    set_aside = fields.List(
+        fields.Nested(PoCardSchema),
+        allow_none=True,
+        required=True,
+        metadata={
+            "description": "The cards no seat was dealt (the deal table leaves some over): "
+            "null while the game runs, listed once time is up so anyone can check the deal."
+        },
+    )
     you = fields.Nested(PoYouSchema, allow_none=True, required=True)
 
 
@@ -389,14 +398,33 @@ class PoArrangementIdsSchema(ma.Schema):
 
 
 class PoScoredArrangementSchema(PoArrangementSchema):
-    score = fields.Integer(required=True)
+    longest_length = fields.Integer(required=True, metadata={"description": "Longest pattern."})
+    rest_value = fields.Integer(
+        required=True, metadata={"description": "Sum of (length - 1) of the other patterns."}
+    )
+    score = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "The score it would earn; null while the timer runs (it needs the "
+            "neighbours' longest patterns, and their hands are secret until time is up)."
+        },
+    )
 
 
 class PoArrangementResponseSchema(ma.Schema):
     valid = fields.Boolean(required=True)
     declared = fields.Nested(PoScoredArrangementSchema, required=True)
-    best = fields.Nested(PoScoredArrangementSchema, required=True)
-    neighbour_longest_sum = fields.Integer(required=True)
+    best = fields.Nested(
+        PoScoredArrangementSchema,
+        required=True,
+        metadata={"description": "Your best arrangement (the one your score uses at the end)."},
+    )
+    neighbour_longest_sum = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "Neighbours' longest patterns, summed; null until time is up."},
+    )
 
 
 class PoSeatScoreSchema(ma.Schema):
@@ -406,6 +434,17 @@ class PoSeatScoreSchema(ma.Schema):
     top_rank = fields.Integer(required=True)
     rest_value = fields.Integer(required=True)
     arrangement = fields.Nested(PoArrangementSchema, required=True)
+    arrangement_rule = fields.String(
+        required=True,
+        validate=validate.OneOf(["longest_first", "most_other_patterns"]),
+        metadata={
+            "description": "Why this arrangement is shown (each seat shows the one that "
+            "maximises its own score): longest_first, the longest possible pattern and then "
+            "the most from the others, whenever a neighbour holds a pattern; "
+            "most_other_patterns when neither neighbour holds any, so only the other "
+            "patterns score and a long pattern may be split."
+        },
+    )
     arrangement_ids = fields.Nested(PoArrangementIdsSchema, required=True)
     neighbours = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
     neighbour_longest = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)

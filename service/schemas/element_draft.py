@@ -121,6 +121,15 @@ class EdViewSchema(ma.Schema):
     deck_size = fields.Integer(required=True)
     hand_size = fields.Integer(required=True)
     set_aside_count = fields.Integer(required=True)
+    set_aside = fields.List(
+        fields.Nested(EdCardSchema),
+        allow_none=True,
+        required=True,
+        metadata={
+            "description": "The cards set aside at the deal (never used): null during the "
+            "draft, listed once it has ended so anyone can check the deal."
+        },
+    )
     word_list = fields.String(required=True, validate=validate.OneOf(["default", "custom"]))
     radioactivity_scored = fields.Boolean(required=True)
     seats = fields.List(fields.Nested(EdSeatViewSchema), required=True)
@@ -139,12 +148,32 @@ class EdAtomicNumberSchema(EdCategorySchema):
 class EdNeighbourMassSchema(ma.Schema):
     side = fields.String(required=True, validate=validate.OneOf(["left", "right"]))
     seat = fields.Integer(required=True)
-    their_mass = fields.Float(required=True)
+    their_mass = fields.Float(
+        required=True, metadata={"description": "The neighbour's total mass in u (for display)."}
+    )
+    their_mass_exact = fields.String(
+        required=True,
+        metadata={
+            "description": "The neighbour's total mass in u as an exact decimal: the sum of "
+            "the masses printed on its cards, as compared (no rounding).",
+            "example": "334.8728631",
+        },
+    )
     points = fields.Integer(required=True)
 
 
 class EdAtomicMassSchema(EdCategorySchema):
-    mass = fields.Float(required=True)
+    mass = fields.Float(
+        required=True, metadata={"description": "Your total mass in u (for display)."}
+    )
+    mass_exact = fields.String(
+        required=True,
+        metadata={
+            "description": "Your total mass in u as an exact decimal: the sum of the masses "
+            "printed on your cards. Totals are compared exactly, so only equal strings tie.",
+            "example": "334.872863163",
+        },
+    )
     neighbours = fields.List(fields.Nested(EdNeighbourMassSchema), required=True)
 
 
@@ -233,6 +262,46 @@ class EdGameOverEventSchema(ma.Schema):
     tie_break = fields.String(allow_none=True, required=True)
 
 
+class EdWordSourceSchema(ma.Schema):
+    package = fields.String(required=True, metadata={"example": "wamerican"})
+    version = fields.String(required=True)
+    file = fields.String(required=True)
+    description = fields.String(required=True)
+    sha256 = fields.String(required=True, metadata={"description": "Of the source file."})
+    upstream = fields.String(required=True)
+
+
+class EdWordBuildSchema(ma.Schema):
+    script = fields.String(required=True, metadata={"example": "scripts/build_words.py"})
+    command = fields.String(required=True, metadata={"example": "make words"})
+    filters = fields.List(fields.String(), required=True)
+    counts = fields.String(required=True)
+
+
+class EdWordListSchema(ma.Schema):
+    """The built-in word list of the atomic-symbol race, with where it comes from.
+
+    A client can check a word race itself: every 5-letter word here is spellable with
+    element symbols; `spellable_at_deck_size` says how many at each of the seed's deck
+    sizes.
+    """
+
+    name = fields.String(required=True, metadata={"example": "words"})
+    title = fields.String(required=True)
+    count = fields.Integer(required=True, metadata={"example": 1155})
+    words = fields.List(fields.String(), required=True, metadata={"example": ["bacon"]})
+    spellable_at_deck_size = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        required=True,
+        metadata={"description": "Deck size -> how many of the words it can spell."},
+    )
+    source = fields.Nested(EdWordSourceSchema, required=True)
+    build = fields.Nested(EdWordBuildSchema, required=True)
+    licence = fields.String(required=True)
+    rule = fields.String(required=True, metadata={"description": "How a word is spelled."})
+
+
 API = GameApi(
     game=GAME,
     options=EdOptionsSchema,
@@ -240,6 +309,7 @@ API = GameApi(
     view=EdViewSchema,
     scores=EdScoresSchema,
     card=EdDeckCardSchema,
+    resources={"words": EdWordListSchema},
     events={
         "card_selected": EdCardSelectedEventSchema,
         "cards_revealed": EdCardsRevealedEventSchema,

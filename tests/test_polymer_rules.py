@@ -1,0 +1,356 @@
+"""Polymer's trading rules at the rules level: loan calls block everything but the
+repayment, offers must be even and met in full, settlement when lent cards have moved
+on, and who may see which cards in views and events (issue 6 §4)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from rules.core import RuleViolation
+from rules.polymer import GAME
+from rules.polymer.cards import ids_for_codes
+from service.play import events_for
+
+DEAL = [
+    ["AS", "2S", "3S", "4S", "5S", "6S"],
+    ["7H", "7D", "7C", "8H", "9H", "2D"],
+    ["10C", "JC", "QC", "KC", "4D", "9D"],
+    ["AH", "3H", "5H", "JH", "QH", "KH"],
+    ["2C", "3C", "4C", "5C", "6C", "8C"],
+]
+
+
+class Table:
+    """A started 5-seat game on a logical clock that ticks once per move."""
+
+    def __init__(self, deal: list[list[str]] | None = None, timer: int = 600) -> None:
+        self.state = GAME.setup(5, {"deal": deal or DEAL, "timer_seconds": timer}, seed=0)
+        for seat in range(5):
+            self.state, _ = GAME.apply(self.state, seat, {"type": "ready", "at": 0})
+        self.clock = 0
+        self.events: list[dict[str, Any]] = []
+
+    def move(self, seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
+        self.clock += 1
+        self.state, events = GAME.apply(self.state, seat, {**move, "at": self.clock})
+        self.events += events
+        return events
+
+    def refused(self, seat: int, move: dict[str, Any]) -> RuleViolation:
+        before = self.state
+        with pytest.raises(RuleViolation) as err:
+            GAME.apply(self.state, seat, {**move, "at": self.clock + 1})
+        assert self.state == before
+        return err.value
+
+    def card(self, code: str, seat: int | None = None) -> int:
+        """The id of a card with this code, in ``seat``'s hand if given."""
+        face = ids_for_codes([code])[0]
+        ids = [face, face + 52]
+        if seat is None:
+            return face
+        return next(c for c in ids if c in self.state["hands"][seat])
+
+    def lend(self, lender: int, debtor: int, *codes: str) -> int:
+        cards = [self.card(c, lender) for c in codes]
+        return int(self.move(lender, {"type": "lend", "to": debtor, "cards": cards})[0]["loan"])
+
+    def offer(self, maker: int, to: int, codes: list[str], ask: list[str]) -> int:
+        give = [self.card(c, maker) for c in codes]
+        move = {"type": "offer", "to": to, "give": give, "ask": ask}
+        return int(self.move(maker, move)[0]["offer"])
+
+    def time_up(self) -> list[dict[str, Any]]:
+        deadline = self.state["deadline_ms"]
+        self.state, events = GAME.apply(self.state, 0, {"type": "time_up", "at": deadline})
+        self.events += events
+        return events
+
+
+# ------------------------------------------------------------------ loan calls --------
+
+
+def test_a_called_debtor_may_repay_only_the_called_loan() -> None:
+    t = Table()
+    called = t.lend(0, 1, "AS")
+    other = t.lend(2, 1, "10C")
+    t.move(0, {"type": "call_loan", "loan": called})
+    err = t.refused(1, {"type": "repay", "loan": other, "cards": [t.card("10C", 1)]})
+    assert err.code == "loan_called" and err.details["loan"] == called
+    assert err.details["lender"] == 0 and err.details["owed"] == 1
+    assert {m["type"] for m in GAME.legal_moves(t.state, 1)} == {"repay"}
+    assert {m["loan"] for m in GAME.legal_moves(t.state, 1)} == {called}
+    t.move(1, {"type": "repay", "loan": called, "cards": [t.card("2D", 1)]})
+    t.move(1, {"type": "repay", "loan": other, "cards": [t.card("10C", 1)]})  # now free
+    assert t.state["loans"] == []
+    GAME.check(t.state)
+
+
+@pytest.mark.parametrize("answer", ["accept", "decline"])
+def test_a_called_debtor_may_not_answer_an_offer(answer: str) -> None:
+    t = Table()
+    oid = t.offer(2, 1, ["10C"], ["any"])
+    loan = t.lend(0, 1, "AS")
+    t.move(0, {"type": "call_loan", "loan": loan})
+    move: dict[str, Any] = {"type": answer, "offer": oid}
+    if answer == "accept":
+        move["give"] = [t.card("2D", 1)]
+    err = t.refused(1, move)
+    assert err.code == "loan_called" and err.details["loan"] == loan
+    for other in (
+        {"type": "offer", "to": 2, "give": [t.card("7H", 1)], "ask": ["any"]},
+        {"type": "lend", "to": 0, "cards": [t.card("7H", 1)]},
+    ):
+        assert t.refused(1, other).code == "loan_called"
+    t.move(1, {"type": "repay", "loan": loan, "cards": [t.card("9H", 1)]})
+    t.move(1, move)  # answered once the loan is repaid
+
+
+def test_an_offer_from_a_blocked_seat_cannot_be_accepted() -> None:
+    """Accepting would execute a trade of the debtor's before it repays."""
+    t = Table()
+    oid = t.offer(1, 2, ["7H"], ["any"])
+    loan = t.lend(0, 1, "AS")
+    t.move(0, {"type": "call_loan", "loan": loan})
+    accept = {"type": "accept", "offer": oid, "give": [t.card("KC", 2)]}
+    err = t.refused(2, accept)
+    assert err.code == "loan_called" and err.details == {"lender": 0, "loan": loan}
+    assert "Seat 1" in err.message
+    assert all(m["type"] != "accept" for m in GAME.legal_moves(t.state, 2))
+    t.move(1, {"type": "repay", "loan": loan, "cards": [t.card("2D", 1)]})
+    t.move(2, accept)
+    assert t.card("7H", 2) in t.state["hands"][2]
+
+
+# ------------------------------------------------------------------ offers ------------
+
+
+def test_accept_must_meet_every_any_of_the_ask() -> None:
+    t = Table()
+    oid = t.offer(0, 1, ["AS", "2S"], ["any", "any"])
+    one, two, three = (t.card(c, 1) for c in ("7H", "7D", "7C"))
+    for give in ([], [one], [one, two, three]):
+        err = t.refused(1, {"type": "accept", "offer": oid, "give": give})
+        assert err.code == "ask_not_met", give
+    t.move(1, {"type": "accept", "offer": oid, "give": [one, two]})
+    assert [len(h) for h in t.state["hands"]] == [6] * 5
+    assert {t.card("AS", 1), t.card("2S", 1)} <= set(t.state["hands"][1])
+
+
+def test_accept_must_give_the_faces_asked_for() -> None:
+    t = Table()
+    oid = t.offer(0, 1, ["AS", "2S"], ["7D", "any"])
+    wrong = [t.card(c, 1) for c in ("7H", "8H")]
+    err = t.refused(1, {"type": "accept", "offer": oid, "give": wrong})
+    assert err.code == "ask_not_met" and err.details["missing"] == ["7D"]
+    t.move(1, {"type": "accept", "offer": oid, "give": [t.card(c, 1) for c in ("8H", "7D")]})
+
+
+@pytest.mark.parametrize(("give", "ask"), [(["AS", "2S"], ["any"]), (["AS"], ["any", "any"])])
+def test_an_offer_asks_for_as_many_cards_as_it_gives(give: list[str], ask: list[str]) -> None:
+    t = Table()
+    move = {"type": "offer", "to": 1, "give": [t.card(c, 0) for c in give], "ask": ask}
+    err = t.refused(0, move)
+    assert err.code == "uneven_trade"
+    assert f"give {len(give)} card(s) but ask for {len(ask)}" in err.message
+
+
+# ------------------------------------------------------------------ settlement --------
+
+
+def test_settlement_when_the_lent_card_has_moved_on() -> None:
+    """Seat 0 lends AS to seat 1, which trades it on to seat 2. At time-up seat 1 owes
+    one card and no longer holds AS: it returns the card it needs least (the one whose
+    loss leaves its best arrangement strongest, lowest id on a tie): 10C, which it got
+    for the ace, over 2D (same strength, higher id) and any 7, 8H or 9H (weaker)."""
+    t = Table()
+    loan = t.lend(0, 1, "AS")
+    oid = t.offer(1, 2, ["AS"], ["any"])
+    t.move(2, {"type": "accept", "offer": oid, "give": [t.card("10C", 2)]})
+    assert t.card("AS", 2) in t.state["hands"][2]
+    events = t.time_up()
+    settled = [e for e in events if e["type"] == "loan_settled"]
+    assert [(e["loan"], e["lender"], e["debtor"]) for e in settled] == [(loan, 0, 1)]
+    assert [c["code"] for c in settled[0]["cards"]] == ["10C"]
+    assert t.state["settlement"] == [{k: v for k, v in settled[0].items() if k != "type"}]
+    assert t.card("10C", 0) in t.state["hands"][0]
+    assert t.card("AS", 2) in t.state["hands"][2]  # the ace stays where it was traded
+    assert [len(h) for h in t.state["hands"]] == [6] * 5
+    GAME.check(t.state)
+
+
+def test_settlement_returns_the_lent_cards_still_held_then_the_least_needed() -> None:
+    t = Table()
+    loan = t.lend(0, 1, "AS", "2S")
+    oid = t.offer(1, 2, ["2S"], ["any"])
+    t.move(2, {"type": "accept", "offer": oid, "give": [t.card("4D", 2)]})
+    settled = [e for e in t.time_up() if e["type"] == "loan_settled"]
+    assert [(e["loan"], [c["code"] for c in e["cards"]]) for e in settled] == [
+        (loan, ["AS", "2D"])  # AS, still held, comes home; then 2D over 4D (lower id)
+    ]
+    GAME.check(t.state)
+
+
+# ------------------------------------------------------------------ who sees what -----
+
+
+def card_ids(value: Any) -> set[int]:
+    """Card ids named anywhere in a view or an event: card objects and id lists under
+    the keys that carry cards."""
+    found: set[int] = set()
+    if isinstance(value, dict):
+        if "id" in value and "code" in value:
+            found.add(int(value["id"]))
+        for key, item in value.items():
+            if key in ("give", "cards", "gave", "hand") and isinstance(item, list):
+                found |= {c for c in _flat(item) if isinstance(c, int)}
+            found |= card_ids(item)
+    elif isinstance(value, list):
+        for item in value:
+            found |= card_ids(item)
+    return found
+
+
+def _flat(items: list[Any]) -> list[Any]:
+    return [x for item in items for x in (_flat(item) if isinstance(item, list) else [item])]
+
+
+def busy() -> Table:
+    t = Table()
+    t.lend(0, 1, "AS")
+    oid = t.offer(2, 3, ["10C"], ["any"])
+    t.offer(4, 0, ["2C"], ["any"])
+    t.move(3, {"type": "accept", "offer": oid, "give": [t.card("AH", 3)]})
+    tid = t.events[-1]["trade"]
+    t.move(2, {"type": "propose_undo", "trade": tid})
+    loan = t.lend(1, 2, "7H")
+    t.move(1, {"type": "call_loan", "loan": loan})
+    t.move(2, {"type": "repay", "loan": loan, "cards": [t.card("KC", 2)]})
+    return t
+
+
+def test_loan_offer_and_trade_cards_are_shown_only_to_their_two_seats() -> None:
+    t = busy()
+    assert t.state["loans"] and t.state["offers"] and t.state["trades"]
+    for seat in (None, 0, 1, 2, 3, 4):
+        seen = GAME.view(t.state, seat)
+        for loan in seen["loans"]:
+            assert ("cards" in loan) == (seat in (loan["lender"], loan["debtor"])), seat
+        for offer in seen["offers"]:
+            assert ("give" in offer) == (seat in (offer["from"], offer["to"])), seat
+            assert ("ask" in offer) == ("give" in offer)
+        for trade in seen["trades"]:
+            assert ("gave" in trade) == (seat in trade["seats"]), seat
+        own = set(t.state["hands"][seat]) if seat is not None else set()
+        shared = (
+            {c for o in t.state["offers"] if seat in (o["from"], o["to"]) for c in o["give"]}
+            | {
+                c
+                for ln in t.state["loans"]
+                if seat in (ln["lender"], ln["debtor"])
+                for c in ln["cards"]
+            }
+            | {
+                c
+                for tr in t.state["trades"]
+                if seat in tr["seats"]
+                for side in tr["gave"]
+                for c in side
+            }
+        )
+        assert card_ids(seen) <= own | shared, seat
+
+
+def parties(event: dict[str, Any]) -> set[int]:
+    keys = ("from", "to", "lender", "debtor", "by", "seat")
+    return {int(event[k]) for k in keys if k in event} | set(event.get("seats", []))
+
+
+def test_events_name_cards_only_to_the_seats_concerned() -> None:
+    t = busy()
+    assert {e["type"] for e in t.events} >= {
+        "offer_made", "trade_executed", "loan_made", "loan_called", "loan_repaid"
+    }  # fmt: skip
+    for event in t.events:
+        (public,) = events_for([event], None)
+        assert card_ids(public) == set(), public  # what the event stream may carry
+        for seat in range(5):
+            (mine,) = events_for([event], seat)
+            if seat not in parties(event):
+                assert card_ids(mine) == set(), (seat, event)
+    offer_made = next(e for e in t.events if e["type"] == "offer_made")
+    offered = next(o for o in GAME.view(t.state, offer_made["to"])["offers"] if "give" in o)
+    for seat in (offer_made["from"], offer_made["to"]):
+        (theirs,) = events_for([offer_made], seat)
+        assert card_ids(theirs) == {t.card("10C")}, seat  # the two seats see the card
+    assert offered["give"]
+
+
+def test_a_debtor_with_no_card_and_only_a_called_loan_of_its_own_waits() -> None:
+    """Seat 1 borrowed the AS (not called), lent its whole hand on to seat 2 and called
+    that loan in: it holds nothing, cannot repay, has no offer to answer and no loan
+    left to call, so it is not to act, has no legal move, and a bot says so."""
+    t = Table()
+    t.lend(0, 1, "AS")
+    everything = [GAME.view(t.state, 1)["you"]["hand"][i]["code"] for i in range(7)]
+    onward = t.lend(1, 2, *everything)
+    t.move(1, {"type": "call_loan", "loan": onward})
+    assert t.state["hands"][1] == []
+    assert 1 not in GAME.to_act(t.state) and GAME.legal_moves(t.state, 1) == []
+    with pytest.raises(RuleViolation) as err:
+        GAME.bot_move(t.state, 1, "random")
+    assert err.value.code == "no_move"
+    lent = next(ln["cards"] for ln in t.state["loans"] if ln["id"] == onward)
+    t.move(2, {"type": "repay", "loan": onward, "cards": lent})
+    assert 1 in GAME.to_act(t.state) and GAME.legal_moves(t.state, 1)
+
+
+# ------------------------------------------------------------------ who may do what ---
+
+
+@pytest.mark.parametrize("other", [2, 3, 0])
+def test_trades_and_loans_only_with_a_neighbour(other: int) -> None:
+    t = Table()
+    ace = t.card("AS", 0)
+    for move in (
+        {"type": "offer", "to": other, "give": [ace], "ask": ["any"]},
+        {"type": "lend", "to": other, "cards": [ace]},
+    ):
+        err = t.refused(0, move)
+        assert err.code == "not_neighbour" and "seats 1 (left) and 4 (right)" in err.message
+    t.lend(0, 4, "AS")  # the right neighbour is fine
+
+
+def test_only_the_maker_withdraws_and_only_the_receiver_answers() -> None:
+    t = Table()
+    oid = t.offer(0, 1, ["AS"], ["any"])
+    assert t.refused(1, {"type": "withdraw", "offer": oid}).code == "not_your_offer"
+    assert t.refused(4, {"type": "decline", "offer": oid}).code == "not_your_offer"
+    err = t.refused(4, {"type": "accept", "offer": oid, "give": [t.card("2C", 4)]})
+    assert err.code == "not_your_offer"
+    t.move(0, {"type": "withdraw", "offer": oid})
+    assert t.state["offers"] == []
+
+
+def test_only_the_two_seats_of_a_trade_may_propose_to_undo_it() -> None:
+    t = Table()
+    oid = t.offer(0, 1, ["AS"], ["any"])
+    t.move(1, {"type": "accept", "offer": oid, "give": [t.card("7H", 1)]})
+    trade = t.events[-1]["trade"]
+    for seat in (2, 3, 4):
+        assert t.refused(seat, {"type": "propose_undo", "trade": trade}).code == "not_your_trade"
+    t.move(1, {"type": "propose_undo", "trade": trade})
+
+
+@pytest.mark.parametrize("count", [0, 1, 3])
+def test_a_called_loan_is_repaid_with_exactly_what_is_owed(count: int) -> None:
+    t = Table()
+    loan = t.lend(0, 1, "AS", "2S")
+    t.move(0, {"type": "call_loan", "loan": loan})
+    cards = [t.card(c, 1) for c in ("7H", "7D", "7C")][:count]
+    err = t.refused(1, {"type": "repay", "loan": loan, "cards": cards})
+    assert err.code == "wrong_repayment"
+    t.move(1, {"type": "repay", "loan": loan, "cards": [t.card(c, 1) for c in ("7H", "7D")]})
+    assert t.state["loans"] == []
