@@ -29,6 +29,7 @@ from rules.core import (
     Outcome,
     RuleViolation,
     State,
+    check_deal_shape,
     check_players,
     check_seat,
     left_of,
@@ -162,13 +163,10 @@ INFO = GameInfo(
 
 # ---------------------------------------------------------------- setup -------------
 def _check_deal(deal: object, players: int) -> list[list[int]]:
-    if not isinstance(deal, list) or len(deal) != players:
-        raise RuleViolation("bad_deal", f"deal must be a list of {players} hands, one per seat.")
+    """A custom deal's hands as card ids: a face named twice is the second deck's copy."""
     used: set[int] = set()
     hands: list[list[int]] = []
-    for seat, codes in enumerate(deal):
-        if not isinstance(codes, list) or not codes:
-            raise RuleViolation("bad_deal", f"deal[{seat}] must be a non-empty list of cards.")
+    for codes in check_deal_shape(deal, players):
         hand = []
         for code in codes:
             face = parse_face(code)
@@ -180,8 +178,6 @@ def _check_deal(deal: object, players: int) -> list[list[int]]:
             used.add(card)
             hand.append(card)
         hands.append(sorted(hand))
-    if len({len(h) for h in hands}) != 1:
-        raise RuleViolation("bad_deal", "Every seat must be dealt the same number of cards.")
     return hands
 
 
