@@ -20,7 +20,8 @@ from rules.core import Game
 from rules.registry import GAMES
 
 
-def play(game: Game, players: int, seed: int, bot: str, options: dict[str, Any]) -> int:
+def play(game: Game, players: int, seed: int, bot: str, options: dict[str, Any]) -> tuple[int, int]:
+    """Moves and rounds of one whole game (a match's rounds, or a game's own rounds)."""
     state = game.setup(players, options, seed)
     moves = 0
     while to_act := game.to_act(state):
@@ -28,19 +29,24 @@ def play(game: Game, players: int, seed: int, bot: str, options: dict[str, Any])
         move, state = game.bot_move(state, seat, bot)
         state, _ = game.apply(state, seat, move)
         moves += 1
-    return moves
+    if "match" in state:
+        return moves, len(state["match"]["rounds"])
+    return moves, int(state.get("round", 1))
 
 
 def measure(slug: str, players: int, games: int, options: dict[str, Any]) -> None:
     game = GAMES[slug]
     print(f"{slug}: {players}-player games, {games} per bot, options {options or '{}'}")
-    print(f"{'bot':8} {'games/s':>9} {'moves/s':>9} {'ms/move':>8}")
+    print(f"{'bot':8} {'games/s':>9} {'rounds/game':>11} {'moves/s':>9} {'ms/move':>8}")
     for bot in ("greedy", "random"):
         start = time.perf_counter()
-        moves = sum(play(game, players, seed, bot, options) for seed in range(games))
+        results = [play(game, players, seed, bot, options) for seed in range(games)]
         elapsed = time.perf_counter() - start
+        moves = sum(m for m, _ in results)
+        rounds = sum(r for _, r in results)
         print(
-            f"{bot:8} {games / elapsed:9.1f} {moves / elapsed:9.0f} {1000 * elapsed / moves:8.3f}"
+            f"{bot:8} {games / elapsed:9.1f} {rounds / games:11.1f} {moves / elapsed:9.0f} "
+            f"{1000 * elapsed / moves:8.3f}"
         )
 
 
