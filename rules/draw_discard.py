@@ -55,6 +55,8 @@ __all__ = [
     "apply_discard",
     "apply_draw",
     "capture_moves",
+    "card_problems",
+    "check_deal_spec",
     "deal",
     "deck_ran_out",
     "draw_sources",
@@ -62,6 +64,8 @@ __all__ = [
     "new_turn",
     "redeal_hidden",
     "reshuffle",
+    "row_problems",
+    "turn_problem",
     "verify_capture",
     "verify_cards",
     "verify_discard",
@@ -130,6 +134,17 @@ def new_turn(seat: int) -> JSON:
 
 
 # ---------------------------------------------------------------- dealing -----------
+def check_deal_spec(spec: object) -> None:
+    """Refuse a ``deal`` option that is not ``None`` or an object of (optional)
+    ``hands``, ``row`` and ``discard`` (their contents are checked by :func:`deal`)."""
+    if spec is not None and (
+        not isinstance(spec, Mapping) or not set(spec) <= {"hands", "row", "discard"}
+    ):
+        raise RuleViolation(
+            "bad_deal", 'deal must be an object with (optional) "hands", "row" and "discard".'
+        )
+
+
 def _fixed(
     spec: Mapping[str, Any], cards: TableCards, players: int
 ) -> tuple[list[list[int]], list[int], list[int]]:
@@ -474,3 +489,39 @@ def deck_ran_out(state: State, deck_out: str) -> bool:
     """Whether the round ends because the draw deck ran out (``deck_out == "end_round"``:
     checked when a turn ends)."""
     return deck_out == "end_round" and not state["zones"]["draw"]
+
+
+# ---------------------------------------------------------------- invariants --------
+_COMPOUND_PLACES = frozenset({"compounds", "row", "captured"})
+
+
+def card_problems(zones: Zones, table: Layout, cards: TableCards) -> list[str]:
+    """Cards lost, doubled or unknown (:meth:`rules.zones.Layout.conservation_problems`),
+    and compound cards outside the compound zones or other cards inside them."""
+    problems = table.conservation_problems(zones, cards.ids)
+    for place in table.places(zones):
+        for c in table.pile(zones, place):
+            if c in cards.ids and (cards.kind(c) == "compound") != (place[0] in _COMPOUND_PLACES):
+                problems.append(f"card {c} ({cards.kind(c)}) is in {place[0]}")
+    return problems
+
+
+def row_problems(zones: Zones) -> list[str]:
+    """The row holds more than six compounds, or fewer while the compound pile has some."""
+    row = zones["row"]
+    if len(row) > FACE_UP or (zones["compounds"] and len(row) < FACE_UP):
+        return [f"{len(row)} compounds face up"]
+    return []
+
+
+def turn_problem(turn: Mapping[str, Any] | None, players: int) -> str | None:
+    """What is wrong with the turn record of a round being played, if anything: nobody
+    has the turn, an impossible step or count of cards drawn, or two cards drawn but the
+    seat still drawing."""
+    if turn is None or not 0 <= int(turn["seat"]) < players:
+        return "the round is being played but nobody has the turn"
+    if not 0 <= int(turn["drawn"]) <= 2 or turn["step"] not in ("draw", "play"):
+        return f"impossible turn record {turn}"
+    if turn["step"] == "draw" and int(turn["drawn"]) == 2:
+        return "two cards drawn but still drawing"
+    return None
