@@ -25,16 +25,19 @@ from typing import Any
 
 from rules import draw_discard as dd
 from rules import match
-from rules.chemistry.decks.compound import TableCards
+from rules.chemistry.decks.compound import DECK_NAMES, TableCards, custom_deck
 from rules.core import JSON, Event, Move, Outcome, RuleViolation, State, check_seat, is_int
 from rules.rng import RngState, choice, new_rng
 from rules.zones import Layout
 
 __all__ = [
     "BOTS",
+    "DECK_CHOICES",
     "MOVE_FIELDS",
+    "ONE_DECK_MAX",
     "bot_move",
     "choose",
+    "decks_chosen",
     "end_round",
     "move_kind",
     "new_state",
@@ -49,6 +52,10 @@ __all__ = [
 ]
 
 BOTS = ("random", "greedy")
+DECK_CHOICES = ("covalent", "ionic", "both")
+ONE_DECK_MAX = 3
+"""The most players one compound deck serves (Compound Capture's seed); with option
+``decks`` null, both games play one deck up to this count and both decks above it."""
 
 MOVE_FIELDS: Mapping[str, frozenset[str]] = {
     "draw": frozenset({"type", "source"}),
@@ -83,6 +90,33 @@ def new_state(players: int, opts: Mapping[str, Any], decks: list[str], seed: int
             max_rounds=opts["max_rounds"],
         ),
     }
+
+
+def decks_chosen(opts: dict[str, Any], players: int, *, built_in: str, own: str) -> list[str]:
+    """The compound decks that options ``decks`` and ``compounds`` choose: ``["custom"]``
+    for a teacher's own (``opts["compounds"]`` is normalised in place; the game decides
+    how many copies), covalent or both by player count for ``decks`` null, both for
+    ``"both"``, else the one named. ``built_in`` and ``own`` name the two kinds in the
+    refusal of both options at once."""
+    chosen, custom = opts["decks"], opts["compounds"]
+    if chosen is not None and chosen not in DECK_CHOICES:
+        raise RuleViolation(
+            "bad_option", f"decks must be one of {list(DECK_CHOICES)} or null, not {chosen!r}."
+        )
+    if custom is not None:
+        if chosen is not None:
+            raise RuleViolation(
+                "bad_option",
+                f"Give either decks ({built_in}) or compounds ({own}), not both.",
+            )
+        deck = custom_deck(custom)  # raises bad_compounds
+        opts["compounds"] = [
+            {"formula": c.formula, "name": c.name, "bonding": c.bonding} for c in deck.compounds
+        ]
+        return ["custom"]
+    if chosen is None:
+        return ["covalent"] if players <= ONE_DECK_MAX else list(DECK_NAMES)
+    return list(DECK_NAMES) if chosen == "both" else [chosen]
 
 
 # ---------------------------------------------------------------- moves -------------

@@ -1,10 +1,10 @@
 """Chemistry Canasta: capture compounds, lay runs of atomic numbers, claim wild cards.
 
 The table and the draw-two / capture-or-discard turn are :mod:`rules.draw_discard`, and
-the round in its match (move shapes, views, scores, bots' dispatch)
-:mod:`rules.draw_discard_match`, both shared with Compound Capture; the cards are the Basic Deck of 54 Elements (ids 1-54,
-the atomic numbers) plus one or two compound expansions
-(:mod:`rules.chemistry.decks.compound`); runs are :mod:`.runs`; rounds are played to
+the round in its match (move shapes, deck options, views, scores, bots' dispatch)
+:mod:`rules.draw_discard_match`, both shared with Compound Capture; the cards are the
+Basic Deck of 54 Elements (ids 1-54, the atomic numbers) plus one or two compound
+expansions (:mod:`rules.chemistry.decks.compound`); runs are :mod:`.runs`; rounds are played to
 250 with :mod:`rules.match`. A turn: two draws; then, in the ``play`` step, any number
 of wild-card claims, and either one capture (which ends the turn) or runs and
 extensions followed by a discard. A seat whose hand empties goes out and ends the
@@ -46,13 +46,10 @@ from . import scoring
 from .bots import greedy
 from .moves import apply, can_reshuffle, legal_moves, parse_move, to_act, verify
 from .table import (
-    DECK_CHOICES,
     LAYOUT,
     MAX_RESHUFFLES,
-    ONE_EXPANSION_MAX,
     RUNS,
     cards_of,
-    choose_decks,
     deal,
     run_view,
 )
@@ -90,7 +87,7 @@ CODES: Mapping[str, str] = {
 def _player_counts() -> dict[int, dict[str, int]]:
     table = {}
     for players in range(1, 7):
-        names = ("covalent",) if players <= ONE_EXPANSION_MAX else DECK_NAMES
+        names = ("covalent",) if players <= dm.ONE_DECK_MAX else DECK_NAMES
         cards = named_table_cards(names, basic=True)
         playing = len(cards.playing_ids())
         table[players] = {
@@ -124,7 +121,7 @@ INFO = GameInfo(
             "The compound expansion(s) added to the Basic Deck of 54 Elements: 'covalent', "
             "'ionic' or 'both'. null: covalent for 1-3 players, both for 4-6. Any choice "
             f'serves 1-6 players. Seed: "{SEED_DECKS}"',
-            choices=(None, *DECK_CHOICES),
+            choices=(None, *dm.DECK_CHOICES),
         ),
         Option(
             "compounds",
@@ -199,7 +196,8 @@ def setup(players: int, options: Mapping[str, Any], seed: int) -> State:
     players = check_players(INFO, players)
     opts = resolve_options(INFO, options)
     _check_options(opts)
-    state = dm.new_state(players, opts, choose_decks(opts, players), seed)
+    decks = dm.decks_chosen(opts, players, built_in="the built-in expansions", own="your own")
+    state = dm.new_state(players, opts, decks, seed)
     state, _ = deal(state, cards_of(state), int(state["match"]["dealer"]), opts["deal"])
     return state
 

@@ -1,12 +1,13 @@
 """Compound Capture: draw two, capture a face-up compound with its elements, or discard.
 
 The table and the turn are :mod:`rules.draw_discard`, and the round in its match (move
-shapes, views, scores, bots' dispatch) :mod:`rules.draw_discard_match`, both shared with
-Chemistry Canasta; the decks are :mod:`rules.chemistry.decks.compound`; rounds are
-played to 250 with :mod:`rules.match`. This module adds the rules of the round: a capture is compulsory
-when one is possible (option ``must_capture``), the round ends when every compound is
-captured or after a lap of turns with no capture (or when the draw deck runs out, with
-``deck_out: "end_round"``), and the scoring of :mod:`.scoring`.
+shapes, deck options, views, scores, bots' dispatch) :mod:`rules.draw_discard_match`,
+both shared with Chemistry Canasta; the decks are :mod:`rules.chemistry.decks.compound`;
+rounds are played to 250 with :mod:`rules.match`. This module adds the rules of the
+round: one deck serves 1-3 players, a capture is compulsory when one is possible
+(option ``must_capture``), the round ends when every compound is captured or after a
+lap of turns with no capture (or when the draw deck runs out, with ``deck_out:
+"end_round"``), and the scoring of :mod:`.scoring`.
 
 >>> state = GAME.setup(2, {"target": None}, seed=3)
 >>> GAME.to_act(state), len(state["zones"]["row"]), [len(h) for h in state["zones"]["hand"]]
@@ -29,7 +30,6 @@ from rules.chemistry.decks.compound import (
     CompoundDeck,
     TableCards,
     compound_deck,
-    custom_deck,
     custom_deck_of,
     custom_key,
     named_table_cards,
@@ -59,8 +59,7 @@ SEED_MATCH = "Multiple rounds can be played until one player reaches 250 points.
 
 LAYOUT = dd.layout()
 
-DECK_CHOICES = ("covalent", "ionic", "both")
-ONE_DECK_MAX = 3
+ONE_DECK_MAX = dm.ONE_DECK_MAX
 
 CODES: Mapping[str, str] = {
     "not_your_turn": "It is another seat's turn.",
@@ -112,7 +111,7 @@ INFO = GameInfo(
             "Which compound deck(s): 'covalent', 'ionic' or 'both'. One deck serves 1-3 "
             "players, both serve 1-6. null: the Covalent deck for 1-3 players, both decks "
             f'for 4-6. Seed: "{SEED_PLAYERS}"',
-            choices=(None, *DECK_CHOICES),
+            choices=(None, *dm.DECK_CHOICES),
         ),
         Option(
             "compounds",
@@ -180,33 +179,16 @@ def cards_of(state: State) -> TableCards:
 
 
 def _choose_decks(players: int, opts: dict[str, Any]) -> list[str]:
-    chosen, custom = opts["decks"], opts["compounds"]
-    if chosen is not None and chosen not in DECK_CHOICES:
-        raise RuleViolation(
-            "bad_option", f"decks must be one of {list(DECK_CHOICES)} or null, not {chosen!r}."
-        )
-    if custom is not None:
-        if chosen is not None:
-            raise RuleViolation(
-                "bad_option",
-                "Give either decks (the built-in decks) or compounds (your own deck), not both.",
-            )
-        deck = custom_deck(custom)  # raises bad_compounds
-        opts["compounds"] = [
-            {"formula": c.formula, "name": c.name, "bonding": c.bonding} for c in deck.compounds
-        ]
-        return ["custom"] * (1 if players <= ONE_DECK_MAX else 2)
-    if chosen is None:
-        return ["covalent"] if players <= ONE_DECK_MAX else list(DECK_NAMES)
-    if chosen == "both":
-        return list(DECK_NAMES)
-    if players > ONE_DECK_MAX:
+    decks = dm.decks_chosen(opts, players, built_in="the built-in decks", own="your own deck")
+    if decks == ["custom"]:  # a copy of it for each deck that more players need
+        return decks * (1 if players <= ONE_DECK_MAX else 2)
+    if len(decks) == 1 and players > ONE_DECK_MAX:
         raise RuleViolation(
             "bad_option",
             f"One deck serves 1-{ONE_DECK_MAX} players; with {players} players use decks: 'both'.",
             rule=SEED_PLAYERS,
         )
-    return [chosen]
+    return decks
 
 
 # ---------------------------------------------------------------- setup -------------
