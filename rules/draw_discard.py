@@ -44,6 +44,7 @@ from rules.rng import RngState, shuffled
 from rules.zones import Layout, Seen, Zone, Zones
 
 __all__ = [
+    "CODES",
     "DECK_OUT",
     "FACE_UP",
     "HAND",
@@ -95,6 +96,21 @@ SEED_DISCARD = (
     "discard pile."
 )
 SEED_ONE_CAPTURE = "Only one card can be captured per turn."
+
+CODES: Mapping[str, str] = {
+    "not_your_turn": "It is another seat's turn.",
+    "draw_first": "The seat must draw its two cards before capturing or discarding.",
+    "already_drawn": "The seat has drawn its two cards; it must now capture or discard.",
+    "two_from_discard": "The seat already took the top of the discard pile this turn.",
+    "empty_deck": "The draw deck is empty and cannot be refilled now.",
+    "not_face_up": "The compound named is not one of the face-up compounds.",
+    "duplicate_card": "A card is listed twice in one move.",
+    "not_in_hand": "A card played is not in the seat's hand.",
+    "all_wild": "A compound cannot be captured with wild cards alone.",
+    "wrong_elements": "The cards played are not exactly the compound's elements.",
+}
+"""The codes of the refusals above, for a game's ``GameInfo.codes`` (a game may word
+one for its own turn)."""
 
 ZONES: tuple[Zone, ...] = (
     Zone("draw", Seen.HIDDEN),

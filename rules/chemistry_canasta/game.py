@@ -58,16 +58,10 @@ SEED_DECKS = "Played with Basic Deck of 54 elements and one or two compound expa
 SEED_MATCH = "Multiple rounds can be played until one player reaches 250 points."
 
 CODES: Mapping[str, str] = {
-    "not_your_turn": "It is another seat's turn.",
+    **dd.CODES,  # three worded for this game's turn (same order as in dd.CODES):
     "draw_first": "The seat must draw its two cards before it plays.",
     "already_drawn": "The seat has drawn its two cards; it must now play.",
-    "two_from_discard": "The seat already took the top of the discard pile this turn.",
     "empty_deck": "The draw deck is empty: the second card must be the discard top.",
-    "not_face_up": "The compound named is not one of the face-up compounds.",
-    "duplicate_card": "A card is listed twice in one move.",
-    "not_in_hand": "A card played is not in the seat's hand.",
-    "all_wild": "A compound cannot be captured with wild cards alone.",
-    "wrong_elements": "The cards played are not exactly the compound's elements.",
     "must_capture": "The seat can capture a compound, so it may not lay runs or discard.",
     "capture_after_run": "A turn with a run or an extension ends with a discard, not a capture.",
     "short_run": "A run is at least 3 cards.",

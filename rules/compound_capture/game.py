@@ -62,16 +62,7 @@ LAYOUT = dd.layout()
 ONE_DECK_MAX = dm.ONE_DECK_MAX
 
 CODES: Mapping[str, str] = {
-    "not_your_turn": "It is another seat's turn.",
-    "draw_first": "The seat must draw its two cards before capturing or discarding.",
-    "already_drawn": "The seat has drawn its two cards; it must now capture or discard.",
-    "two_from_discard": "The seat already took the top of the discard pile this turn.",
-    "empty_deck": "The draw deck is empty and cannot be refilled now.",
-    "not_face_up": "The compound named is not one of the face-up compounds.",
-    "duplicate_card": "A card is listed twice in one move.",
-    "not_in_hand": "A card played is not in the seat's hand.",
-    "all_wild": "A compound cannot be captured with wild cards alone.",
-    "wrong_elements": "The cards played are not exactly the compound's elements.",
+    **dd.CODES,
     "must_capture": "The seat can capture a compound, so it may not discard.",
     "bad_compounds": "The custom compound list is invalid or does not make a sound deck.",
     **match.CODES,
