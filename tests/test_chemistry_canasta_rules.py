@@ -13,6 +13,8 @@ from rules.chemistry_canasta.game import LAYOUT, cards_of
 from rules.chemistry_canasta.table import new_turn
 from rules.core import RuleViolation
 
+from . import draw_discard_helpers as helpers
+
 State = dict[str, Any]
 ROW = ["CO2", "H2O", "CH4", "NH3", "HCl", "N2"]
 # Element cards of one copy each that make no capture and, within one list, no run.
@@ -45,35 +47,21 @@ def arrange(
     row; ``seat`` to draw."""
     cards = cards_of(state)
     players = int(state["players"])
-    free: dict[str, list[int]] = {}
-    for c in cards.ids:
-        face = cards.face(c)
-        name = face.get("formula") or ("wild" if face["kind"] == "wild" else face["symbol"])
-        free.setdefault(str(name), []).append(c)
-
-    def take(names: Sequence[str]) -> list[int]:
-        return [free[n].pop(0) for n in names]
-
-    hand_ids = [take(h) for h in [*hands, *FILLERS[len(hands) : players]]]
+    pool = helpers.Pool(cards)
+    hand_ids = [pool.take(h) for h in [*hands, *FILLERS[len(hands) : players]]]
     boards: list[list[list[dict[str, Any]]]] = [[] for _ in range(players)]
     for owner, board in enumerate(runs):
         for names in board:
-            faces = [cards.face(c) for c in take(names)]
+            faces = [cards.face(c) for c in pool.take(names)]
             boards[owner].append(rn.lay(faces, owner))
-    top = take(draw_top)
-    pile = take(discard)
-    up = take(row)
-    rest_compounds = [c for ids in free.values() for c in ids if cards.kind(c) == "compound"]
-    rest = [c for ids in free.values() for c in ids if cards.kind(c) != "compound"]
-    if draw is not None:
-        rest, pile = rest[: draw - len(top)], rest[draw - len(top) :] + pile
-    zones = LAYOUT.deal(
+    zones = pool.lay_out(
+        LAYOUT,
         players,
-        draw=rest + list(reversed(top)),
-        discard=pile,
-        hand=hand_ids,
-        compounds=rest_compounds,
-        row=up,
+        hand_ids,
+        draw_top=draw_top,
+        discard=discard,
+        row=row,
+        draw=draw,
         runs=[[p["card"] for run in board for p in run] for board in boards],
     )
     new = {
@@ -90,41 +78,19 @@ def arrange(
 
 def ids(state: State, seat: int, *names: str) -> list[int]:
     """Card ids of ``seat``'s hand by name, in the order asked (each copy once)."""
-    cards = cards_of(state)
-    pool = list(state["zones"]["hand"][seat])
-    out = []
-    for name in names:
-        for c in pool:
-            face = cards.face(c)
-            if (face["kind"] == "wild" and name == "wild") or face.get("symbol") == name:
-                out.append(c)
-                pool.remove(c)
-                break
-        else:
-            raise AssertionError(f"no {name} in hand")
-    return out
+    return helpers.hand_ids(cards_of(state), state, seat, *names)
 
 
 def play(state: State, seat: int, move: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
-    new, events = GAME.apply(state, seat, move)
-    GAME.check(new)
-    return new, events
+    return helpers.play(GAME, state, seat, move)
 
 
 def refused(state: State, seat: int, move: dict[str, Any]) -> RuleViolation:
-    with pytest.raises(RuleViolation) as err:
-        GAME.apply(state, seat, move)
-    assert not GAME.can(state, seat, GAME.parse_move(move)) or err.value.code in {
-        "unknown_move",
-        "bad_move",
-    }
-    return err.value
+    return helpers.refused(GAME, state, seat, move)
 
 
 def draw_two(state: State, seat: int = 0) -> State:
-    for _ in range(2):
-        state, _ = play(state, seat, {"type": "draw", "source": "deck"})
-    return state
+    return helpers.draw_two(GAME, state, seat)
 
 
 def table(hand: Sequence[str], *, draw_top: Sequence[str] = ("Kr", "Xe"), **kw: Any) -> State:

@@ -13,6 +13,8 @@ from rules.compound_capture import GAME
 from rules.compound_capture.game import LAYOUT, cards_of
 from rules.core import RuleViolation
 
+from . import draw_discard_helpers as helpers
+
 State = dict[str, Any]
 
 
@@ -33,32 +35,11 @@ def arrange(
     each hand exactly as given, the draw deck with ``draw_top`` on top (and ``draw``
     cards in all, when given), the discard pile bottom first, the row as given; every
     other card goes to the bottom of the draw deck or to the compound pile."""
-    cards = cards_of(state)
     players = int(state["players"])
-    free: dict[str, list[int]] = {}
-    for c in cards.ids:
-        face = cards.face(c)
-        name = face.get("formula") or ("wild" if face["kind"] == "wild" else face["symbol"])
-        free.setdefault(str(name), []).append(c)
-
-    def take(names: Sequence[str]) -> list[int]:
-        return [free[n].pop(0) for n in names]
-
-    hand_ids = [take(h) for h in hands] + [[] for _ in range(players - len(hands))]
-    top = take(draw_top)
-    pile = take(discard)
-    up = take(row)
-    rest_compounds = [c for n, ids in free.items() for c in ids if cards.kind(c) == "compound"]
-    rest = [c for n, ids in free.items() for c in ids if cards.kind(c) != "compound"]
-    if draw is not None:
-        rest, pile = rest[: draw - len(top)], rest[draw - len(top) :] + pile
-    zones = LAYOUT.deal(
-        players,
-        draw=rest + list(reversed(top)),
-        discard=pile,
-        hand=hand_ids,
-        compounds=rest_compounds,
-        row=up,
+    pool = helpers.Pool(cards_of(state))
+    hand_ids = [pool.take(h) for h in hands] + [[] for _ in range(players - len(hands))]
+    zones = pool.lay_out(
+        LAYOUT, players, hand_ids, draw_top=draw_top, discard=discard, row=row, draw=draw
     )
     new = {**state, "zones": zones, "turn": dd.new_turn(0), "quiet": 0, "result": None}
     GAME.check(new)
@@ -67,19 +48,7 @@ def arrange(
 
 def ids(state: State, seat: int, *names: str) -> list[int]:
     """Card ids of ``seat``'s hand by name, in the order asked (each copy once)."""
-    cards = cards_of(state)
-    pool = list(state["zones"]["hand"][seat])
-    out = []
-    for name in names:
-        for c in pool:
-            face = cards.face(c)
-            if (face["kind"] == "wild" and name == "wild") or face.get("symbol") == name:
-                out.append(c)
-                pool.remove(c)
-                break
-        else:
-            raise AssertionError(f"no {name} in hand")
-    return out
+    return helpers.hand_ids(cards_of(state), state, seat, *names)
 
 
 def row_card(state: State, formula: str) -> int:
@@ -88,25 +57,15 @@ def row_card(state: State, formula: str) -> int:
 
 
 def play(state: State, seat: int, move: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
-    new, events = GAME.apply(state, seat, move)
-    GAME.check(new)
-    return new, events
+    return helpers.play(GAME, state, seat, move)
 
 
 def refused(state: State, seat: int, move: dict[str, Any]) -> RuleViolation:
-    with pytest.raises(RuleViolation) as err:
-        GAME.apply(state, seat, move)
-    assert not GAME.can(state, seat, GAME.parse_move(move)) or err.value.code in {
-        "unknown_move",
-        "bad_move",
-    }
-    return err.value
+    return helpers.refused(GAME, state, seat, move)
 
 
 def draw_two(state: State, seat: int = 0) -> State:
-    state, _ = play(state, seat, {"type": "draw", "source": "deck"})
-    state, _ = play(state, seat, {"type": "draw", "source": "deck"})
-    return state
+    return helpers.draw_two(GAME, state, seat)
 
 
 ROW = ["CO2", "H2O", "CH4", "NH3", "HCl", "N2"]
