@@ -20,7 +20,14 @@ from hypothesis import strategies as st
 from rules.chemistry_canasta import GAME
 from rules.chemistry_canasta.game import cards_of
 
-from .draw_discard_helpers import check_match_end, check_round_scores, checked_moves
+from .draw_discard_helpers import (
+    BOT_LISTS,
+    SEEDS,
+    check_match_end,
+    check_round_scores,
+    checked_moves,
+    with_decks,
+)
 
 CUSTOM = [{"formula": f} for f in ["H2O", "CO2", "CH4", "NH3", "NaCl", "MgO", "Fe2O3", "KBr"]]
 
@@ -106,19 +113,11 @@ def tables(draw: st.DrawFn) -> tuple[int, dict[str, Any]]:
         "reshuffles": draw(st.integers(0, 2)),
         "target": draw(st.sampled_from([None, 100, 250])),
     }
-    if decks == "custom":
-        options["compounds"] = CUSTOM
-    elif decks is not None:
-        options["decks"] = decks
-    return players, options
+    return players, with_decks(options, decks, CUSTOM)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    table=tables(),
-    seed=st.integers(0, 2**63 - 1),
-    bots=st.lists(st.sampled_from(["random", "greedy"]), min_size=1, max_size=2),
-)
+@given(table=tables(), seed=SEEDS, bots=BOT_LISTS)
 def test_matches_end_conserve_cards_leak_nothing_and_score_truly(
     table: tuple[int, dict[str, Any]], seed: int, bots: list[str]
 ) -> None:

@@ -76,21 +76,8 @@ def arrange(
     return new
 
 
-def ids(state: State, seat: int, *names: str) -> list[int]:
-    """Card ids of ``seat``'s hand by name, in the order asked (each copy once)."""
-    return helpers.hand_ids(cards_of(state), state, seat, *names)
-
-
-def play(state: State, seat: int, move: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
-    return helpers.play(GAME, state, seat, move)
-
-
-def refused(state: State, seat: int, move: dict[str, Any]) -> RuleViolation:
-    return helpers.refused(GAME, state, seat, move)
-
-
-def draw_two(state: State, seat: int = 0) -> State:
-    return helpers.draw_two(GAME, state, seat)
+MOVES = helpers.Moves(GAME, cards_of)
+ids, play, refused, draw_two = MOVES.ids, MOVES.play, MOVES.refused, MOVES.draw_two
 
 
 def table(hand: Sequence[str], *, draw_top: Sequence[str] = ("Kr", "Xe"), **kw: Any) -> State:
@@ -623,39 +610,17 @@ def test_penalties_stay_hidden_until_the_round_ends() -> None:
 
 # ---------------------------------------------------------------- matches -----------
 def test_a_match_to_250() -> None:
-    state = GAME.setup(3, {}, 5)
-    rounds = []
-    while GAME.to_act(state):
-        seat = GAME.to_act(state)[0]
-        move, state = GAME.bot_move(state, seat, "greedy")
-        if move["type"] == "next_round":
-            assert seat == (state["match"]["dealer"] + 1) % 3
-        state, events = GAME.apply(state, seat, move)
-        GAME.check(state)
-        rounds += [e for e in events if e["type"] == "round_scored"]
-        if move["type"] == "next_round":
-            assert GAME.to_act(state) == [(seat + 1) % 3] and state["runs"] == [[], [], []]
-    m = state["match"]
-    assert max(m["totals"]) >= 250 and len(rounds) == len(m["rounds"]) >= 2
-    assert all(max(r["totals"]) < 250 for r in m["rounds"][:-1])
-    assert [r["dealer"] for r in m["rounds"]] == [(2 + i) % 3 for i in range(len(rounds))]
-    out = GAME.outcome(state)
-    assert out.finished and m["totals"][out.winners[0]] == max(m["totals"])
-    assert refused(state, 0, {"type": "draw", "source": "deck"}).code == "game_over"
-    assert refused(state, (m["dealer"] + 1) % 3, {"type": "next_round"}).code == "match_over"
+    def boards_cleared(state: State) -> None:
+        assert state["runs"] == [[], [], []]
+
+    MOVES.match_to_250(boards_cleared)
 
 
 def test_between_rounds_only_the_next_dealer_deals() -> None:
     state = arrange(setup(2, target=1000), hands=[F0, F1], draw_top=["Kr", "Xe"], draw=2)
     state = draw_two(state)
     state, _ = play(state, 0, {"type": "discard", "card": ids(state, 0, "He")[0]})
-    assert state["result"] and GAME.to_act(state) == [0]  # seat 1 dealt, seat 0 deals next
-    assert refused(state, 1, {"type": "next_round"}).code == "round_over"
-    assert refused(state, 0, {"type": "draw", "source": "deck"}).code == "round_over"
-    state, events = play(state, 0, {"type": "next_round"})
-    assert events[0]["type"] == "round_dealt" and events[0]["round"] == 2
-    assert state["match"]["dealer"] == 0 and GAME.to_act(state) == [1]
-    assert refused(state, 1, {"type": "next_round"}).code == "round_in_progress"
+    MOVES.next_deal(state)  # seat 1 dealt, seat 0 deals next
 
 
 # ---------------------------------------------------------------- moves and bots ----
@@ -680,15 +645,7 @@ def test_malformed_moves_are_bad_move(move: dict[str, Any]) -> None:
 
 
 def test_unknown_moves_and_bots() -> None:
-    with pytest.raises(RuleViolation) as err:
-        GAME.apply(setup(), 0, {"type": "meld"})
-    assert err.value.code == "unknown_move"
-    with pytest.raises(RuleViolation) as err:
-        GAME.bot_move(setup(), 0, "clever")
-    assert err.value.code == "unknown_bot"
-    with pytest.raises(RuleViolation) as err:
-        GAME.bot_move(setup(), 1, "random")
-    assert err.value.code == "not_your_turn"
+    MOVES.unknown_move_and_bots(setup(), "meld")
 
 
 def test_legal_moves_in_the_play_step_all_pass_verify() -> None:

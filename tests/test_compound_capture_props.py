@@ -17,7 +17,14 @@ from hypothesis import strategies as st
 from rules.compound_capture import GAME
 from rules.compound_capture.game import cards_of
 
-from .draw_discard_helpers import check_match_end, check_round_scores, checked_moves
+from .draw_discard_helpers import (
+    BOT_LISTS,
+    SEEDS,
+    check_match_end,
+    check_round_scores,
+    checked_moves,
+    with_decks,
+)
 
 CUSTOM = [
     {"formula": f}
@@ -74,19 +81,11 @@ def tables(draw: st.DrawFn) -> tuple[int, dict[str, Any]]:
         "must_capture": draw(st.booleans()),
         "target": draw(st.sampled_from([None, 100, 250])),
     }
-    if decks == "custom":
-        options["compounds"] = CUSTOM
-    elif decks is not None:
-        options["decks"] = decks
-    return players, options
+    return players, with_decks(options, decks, CUSTOM)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    table=tables(),
-    seed=st.integers(0, 2**63 - 1),
-    bots=st.lists(st.sampled_from(["random", "greedy"]), min_size=1, max_size=2),
-)
+@given(table=tables(), seed=SEEDS, bots=BOT_LISTS)
 def test_matches_end_conserve_cards_leak_nothing_and_score_truly(
     table: tuple[int, dict[str, Any]], seed: int, bots: list[str]
 ) -> None:
