@@ -59,6 +59,7 @@ __all__ = [
     "card_problems",
     "check_deal_spec",
     "deal",
+    "deal_counts",
     "deck_ran_out",
     "draw_sources",
     "layout",
@@ -200,6 +201,12 @@ def _fixed(
     top = spec.get("discard")
     discard = [] if top is None else [take(free, top, "deal.discard")]
     return hands, row, discard
+
+
+def deal_counts(playing: int, players: int) -> dict[str, int]:
+    """The deal's numbers for a game's player-count table, with ``playing`` element and
+    wild cards: the hand size, the face-up compounds, and the draw deck left after it."""
+    return {"hand_size": HAND, "face_up": FACE_UP, "draw_deck": playing - HAND * players - 1}
 
 
 def deal(

@@ -88,9 +88,7 @@ def _player_counts() -> dict[int, dict[str, int]]:
             "expansions": len(names),
             "playing_cards": playing,
             "compounds": len(cards.compound_ids()),
-            "hand_size": dd.HAND,
-            "face_up": dd.FACE_UP,
-            "draw_deck": playing - dd.HAND * players - 1,
+            **dd.deal_counts(playing, players),
         }
     return table
 

@@ -74,12 +74,7 @@ def _player_counts() -> dict[int, dict[str, int]]:
     for players in range(1, 7):
         decks = 1 if players <= ONE_DECK_MAX else 2
         playing = decks * compound_deck("covalent").playing_cards
-        table[players] = {
-            "decks": decks,
-            "hand_size": dd.HAND,
-            "face_up": dd.FACE_UP,
-            "draw_deck": playing - dd.HAND * players - 1,
-        }
+        table[players] = {"decks": decks, **dd.deal_counts(playing, players)}
     return table
 
 
