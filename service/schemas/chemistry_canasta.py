@@ -16,6 +16,7 @@ from ..play import GameApi
 from . import draw_discard as dd
 from . import match
 from .common import move_type, strict_bool
+from .draw_discard import bool_field, int_field, str_field
 
 ROUND_END_REASONS = ["all_captured", "went_out", "deck_empty"]
 RUNS = ["own", "anyone", "three"]
@@ -26,18 +27,6 @@ MOVE_SPACE = (
     "card where you hold the number, or another copy of the same element, is legal too. "
     "Captures are listed once per distinct way, with the lowest-numbered copies."
 )
-
-
-def _int(description: str, **kw: object) -> fields.Integer:
-    return fields.Integer(required=True, metadata={"description": description, **kw})
-
-
-def _str(description: str, **kw: object) -> fields.String:
-    return fields.String(required=True, metadata={"description": description, **kw})
-
-
-def _bool(description: str) -> fields.Boolean:
-    return fields.Boolean(required=True, metadata={"description": description})
 
 
 # ---------------------------------------------------------------- options -----------
@@ -170,20 +159,20 @@ class CanPositionSchema(ma.Schema):
         validate=NUMBER,
         metadata={"description": "The atomic number of this place.", "example": 44},
     )
-    symbol = _str("The element of that number.", example="Ru")
-    name = _str("Its name.", example="Ruthenium")
-    wild = _bool("A wild card lies here, standing for the element.")
-    by = _int("The seat that laid this place (it scores the place's 10 points).")
+    symbol = str_field("The element of that number.", example="Ru")
+    name = str_field("Its name.", example="Ruthenium")
+    wild = bool_field("A wild card lies here, standing for the element.")
+    by = int_field("The seat that laid this place (it scores the place's 10 points).")
     card = fields.Nested(CanCardSchema, required=True, metadata={"description": "The card."})
 
 
 class CanRunSchema(ma.Schema):
-    owner = _int("The seat whose board it is on.")
-    run = _int("Its number on that board, from 0.")
-    low = _int("The lowest atomic number.", example=43)
-    high = _int("The highest atomic number.", example=45)
-    length = _int("Cards in the run.")
-    wilds = _int("Wild cards in it (each may be claimed with its element).")
+    owner = int_field("The seat whose board it is on.")
+    run = int_field("Its number on that board, from 0.")
+    low = int_field("The lowest atomic number.", example=43)
+    high = int_field("The highest atomic number.", example=45)
+    length = int_field("Cards in the run.")
+    wilds = int_field("Wild cards in it (each may be claimed with its element).")
     positions = fields.List(
         fields.Nested(CanPositionSchema),
         required=True,
@@ -194,12 +183,12 @@ class CanRunSchema(ma.Schema):
 # ---------------------------------------------------------------- views -------------
 class CanTurnSchema(dd.DrawDiscardTurnSchema):
     step = dd.step_field("claim, capture, lay runs, discard")
-    melded = _bool("A run was laid or extended this turn (no capture now; a discard ends it).")
+    melded = bool_field("A run was laid or extended this turn (no capture now; a discard ends it).")
 
 
 class CanReshufflesSchema(ma.Schema):
-    allowed = _int("Refills of the draw deck a round may have (option reshuffles).")
-    used = _int("Refills this round so far.")
+    allowed = int_field("Refills of the draw deck a round may have (option reshuffles).")
+    used = int_field("Refills this round so far.")
 
 
 class CanSeatViewSchema(TABLE.seat_view):  # type: ignore[misc,name-defined]  # built per card
@@ -208,13 +197,13 @@ class CanSeatViewSchema(TABLE.seat_view):  # type: ignore[misc,name-defined]  # 
         required=True,
         metadata={"description": "The runs on this seat's board."},
     )
-    run_cards = _int("Run places this seat laid (on any board).")
-    run_points = _int("10 per run place it laid.")
+    run_cards = int_field("Run places this seat laid (on any board).")
+    run_points = int_field("10 per run place it laid.")
 
 
 class CanSeatResultSchema(dd.DrawDiscardSeatResultSchema):
-    run_cards = _int("Run places it laid.")
-    run_points = _int("10 per run place.")
+    run_cards = int_field("Run places it laid.")
+    run_points = int_field("10 per run place.")
 
 
 class CanRoundResultSchema(dd.DrawDiscardRoundResultSchema):
@@ -236,17 +225,8 @@ class CanRoundResultSchema(dd.DrawDiscardRoundResultSchema):
 
 
 class CanViewSchema(TABLE.view):  # type: ignore[misc,name-defined]  # built per card
-    decks = fields.List(
-        fields.String(validate=validate.OneOf(dd.DECKS)),
-        required=True,
-        metadata={"description": "Expansions in play (with the Basic Deck)."},
-    )
-    turn = fields.Nested(
-        CanTurnSchema,
-        required=True,
-        allow_none=True,
-        metadata={"description": "null between rounds."},
-    )
+    decks = dd.decks_in_play_field("Expansions in play (with the Basic Deck).")
+    turn = dd.turn_field(CanTurnSchema)
     runs_rule = fields.String(
         required=True, validate=validate.OneOf(RUNS), metadata={"description": "Option runs."}
     )
@@ -258,17 +238,12 @@ class CanViewSchema(TABLE.view):  # type: ignore[misc,name-defined]  # built per
         required=True,
         metadata={"description": "Every seat and its board."},
     )
-    round_end = fields.Nested(
-        CanRoundResultSchema,
-        required=True,
-        allow_none=True,
-        metadata={"description": "Once the round is over."},
-    )
+    round_end = dd.round_end_field(CanRoundResultSchema)
 
 
 class CanSeatScoreSchema(dd.DrawDiscardSeatScoreSchema):
-    run_cards = _int("Run places it laid this round.")
-    run_points = _int("10 per run place.")
+    run_cards = int_field("Run places it laid this round.")
+    run_points = int_field("10 per run place.")
 
 
 class CanScoresSchema(dd.DrawDiscardScoresSchema):
@@ -282,9 +257,9 @@ class CanRunLaidEventSchema(ma.Schema):
     """A new run on the seat's own board."""
 
     type = move_type("run_laid")
-    seat = _int("The seat that laid it.")
-    owner = _int("The board it is on (the same seat).")
-    run = _int("Its number on that board.")
+    seat = int_field("The seat that laid it.")
+    owner = int_field("The board it is on (the same seat).")
+    run = int_field("Its number on that board.")
     cards = fields.List(
         fields.Nested(CanCardSchema),
         required=True,
@@ -295,12 +270,12 @@ class CanRunLaidEventSchema(ma.Schema):
         required=True,
         metadata={"description": "The places laid, with what each wild card stands for."},
     )
-    low = _int("The run's lowest atomic number.")
-    high = _int("The run's highest atomic number.")
-    length = _int("Cards in the run now.")
-    text = _str("The call.", example="Mg 12, Al 13, Si 14: consecutive atomic numbers")
-    explanation = _str("Why the numbers belong together, for a learner.")
-    points = _int("10 per card laid.", example=30)
+    low = int_field("The run's lowest atomic number.")
+    high = int_field("The run's highest atomic number.")
+    length = int_field("Cards in the run now.")
+    text = str_field("The call.", example="Mg 12, Al 13, Si 14: consecutive atomic numbers")
+    explanation = str_field("Why the numbers belong together, for a learner.")
+    points = int_field("10 per card laid.", example=30)
 
 
 class CanRunExtendedEventSchema(CanRunLaidEventSchema):
@@ -320,15 +295,15 @@ class CanPlacedCardSchema(ma.Schema):
 
 class CanWildClaimedEventSchema(ma.Schema):
     type = move_type("wild_claimed")
-    seat = _int("The seat that claimed the wild card.")
-    owner = _int("The seat whose board the run is on.")
-    run = _int("The run's number on that board.")
+    seat = int_field("The seat that claimed the wild card.")
+    owner = int_field("The seat whose board the run is on.")
+    run = int_field("The run's number on that board.")
     number = fields.Integer(
         required=True,
         validate=NUMBER,
         metadata={"description": "The atomic number the wild card stood for.", "example": 44},
     )
-    symbol = _str("Its element.", example="Ru")
+    symbol = str_field("Its element.", example="Ru")
     placed = fields.Nested(
         CanPlacedCardSchema,
         required=True,
@@ -339,19 +314,19 @@ class CanWildClaimedEventSchema(ma.Schema):
         required=True,
         metadata={"description": "The wild card, now in the claiming seat's hand."},
     )
-    text = _str("What happened, for a learner.")
+    text = str_field("What happened, for a learner.")
 
 
 class CanWentOutEventSchema(ma.Schema):
     type = move_type("went_out")
-    seat = _int("The seat that played its last card.")
-    discarded = _bool("Its last card was a discard (else it was laid or captured with).")
-    text = _str("What happened.", example="Seat 0 went out: it laid its last card in a run.")
+    seat = int_field("The seat that played its last card.")
+    discarded = bool_field("Its last card was a discard (else it was laid or captured with).")
+    text = str_field("What happened.", example="Seat 0 went out: it laid its last card in a run.")
 
 
 class CanRoundEndedEventSchema(CanRoundResultSchema):
     type = move_type("round_ended")
-    round = _int("The round that ended.")
+    round = int_field("The round that ended.")
 
 
 API = GameApi(

@@ -16,12 +16,9 @@ from ..play import GameApi
 from . import draw_discard as dd
 from . import match
 from .common import move_type, strict_bool
+from .draw_discard import int_field
 
 ROUND_END_REASONS = ["all_captured", "quiet_lap", "deck_empty"]
-
-
-def _int(description: str) -> fields.Integer:
-    return fields.Integer(required=True, metadata={"description": description})
 
 
 # ---------------------------------------------------------------- options -----------
@@ -83,19 +80,10 @@ class CcRoundResultSchema(dd.DrawDiscardRoundResultSchema):
 
 
 class CcViewSchema(TABLE.view):  # type: ignore[misc,name-defined]  # a class built per card
-    decks = fields.List(
-        fields.String(validate=validate.OneOf(dd.DECKS)),
-        required=True,
-        metadata={"description": "Decks in play."},
-    )
-    turn = fields.Nested(
-        dd.DrawDiscardTurnSchema,
-        required=True,
-        allow_none=True,
-        metadata={"description": "null between rounds."},
-    )
-    quiet_turns = _int("Turns in a row without a capture; a lap of them ends the round.")
-    lap = _int("Turns in a lap (the number of players).")
+    decks = dd.decks_in_play_field("Decks in play.")
+    turn = dd.turn_field(dd.DrawDiscardTurnSchema)
+    quiet_turns = int_field("Turns in a row without a capture; a lap of them ends the round.")
+    lap = int_field("Turns in a lap (the number of players).")
     deck_out = fields.String(
         required=True,
         validate=validate.OneOf(["reshuffle", "end_round"]),
@@ -104,18 +92,13 @@ class CcViewSchema(TABLE.view):  # type: ignore[misc,name-defined]  # a class bu
     seats = fields.List(
         fields.Nested(TABLE.seat_view), required=True, metadata={"description": "Every seat."}
     )
-    round_end = fields.Nested(
-        CcRoundResultSchema,
-        required=True,
-        allow_none=True,
-        metadata={"description": "Once the round is over."},
-    )
+    round_end = dd.round_end_field(CcRoundResultSchema)
 
 
 # ---------------------------------------------------------------- events ------------
 class CcRoundEndedEventSchema(CcRoundResultSchema):
     type = move_type("round_ended")
-    round = _int("The round that ended.")
+    round = int_field("The round that ended.")
 
 
 API = GameApi(

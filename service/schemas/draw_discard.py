@@ -29,15 +29,18 @@ DECKS = ["covalent", "ionic", "custom"]
 """The compound decks (``custom``: a teacher's own); a game's card schema names them."""
 
 
-def _int(description: str, **kw: object) -> fields.Integer:
+def int_field(description: str, **kw: object) -> fields.Integer:
+    """A required integer."""
     return fields.Integer(required=True, metadata={"description": description, **kw})
 
 
-def _str(description: str, **kw: object) -> fields.String:
+def str_field(description: str, **kw: object) -> fields.String:
+    """A required string."""
     return fields.String(required=True, metadata={"description": description, **kw})
 
 
-def _bool(description: str) -> fields.Boolean:
+def bool_field(description: str) -> fields.Boolean:
+    """A required boolean."""
     return fields.Boolean(required=True, metadata={"description": description})
 
 
@@ -189,22 +192,22 @@ class DrawDiscardDiscardMoveSchema(ma.Schema):
 
 # ---------------------------------------------------------------- cards -------------
 class DrawDiscardElementCountSchema(ma.Schema):
-    symbol = _str("Element symbol.", example="O")
-    count = _int("Atoms of it in one formula unit.", example=2)
+    symbol = str_field("Element symbol.", example="O")
+    count = int_field("Atoms of it in one formula unit.", example=2)
 
 
 class DrawDiscardIonSchema(ma.Schema):
-    ion = _str("The ion as written.", example="Al3+")
-    symbol = _str("Its element.", example="Al")
-    charge = _int("Charge of one ion.", example=3)
-    count = _int("Ions in one formula unit.", example=2)
+    ion = str_field("The ion as written.", example="Al3+")
+    symbol = str_field("Its element.", example="Al")
+    charge = int_field("Charge of one ion.", example=3)
+    count = int_field("Ions in one formula unit.", example=2)
 
 
 class DrawDiscardCardSchema(ma.Schema):
     """A card's face: a compound, an element or a wild card (fields by `kind`). A game's
     card schema subclasses it and adds ``deck`` (the decks that game has)."""
 
-    id = _int("Card id (copies have different ids).", example=3)
+    id = int_field("Card id (copies have different ids).", example=3)
     kind = fields.String(
         required=True,
         validate=validate.OneOf(["compound", "element", "wild"]),
@@ -245,9 +248,9 @@ class DrawDiscardCardSchema(ma.Schema):
 
 
 class DrawDiscardCapturePartSchema(ma.Schema):
-    card = _int("Card id played.")
-    symbol = _str("The element it is, or a wild card stands for.")
-    wild = _bool("A wild card.")
+    card = int_field("Card id played.")
+    symbol = str_field("The element it is, or a wild card stands for.")
+    wild = bool_field("A wild card.")
     law = fields.String(metadata={"description": "Wild cards: the law on the card."})
 
 
@@ -262,22 +265,22 @@ def step_field(play: str) -> fields.String:
 
 
 class DrawDiscardTurnSchema(ma.Schema):
-    seat = _int("The seat whose turn it is.")
+    seat = int_field("The seat whose turn it is.")
     step = step_field("capture or discard")
-    drawn = _int("Cards drawn so far this turn (0-2).")
-    took_discard = _bool("The top of the discard pile was taken.")
+    drawn = int_field("Cards drawn so far this turn (0-2).")
+    took_discard = bool_field("The top of the discard pile was taken.")
 
 
 class DrawDiscardSeatResultSchema(ma.Schema):
-    seat = _int("Seat number.")
+    seat = int_field("Seat number.")
     compounds = fields.List(
         fields.String(), required=True, metadata={"description": "Formulas captured."}
     )
-    compound_points = _int("25 per compound.")
-    elements_in_hand = _int("Element cards left in hand (-1 each).")
-    wilds_in_hand = _int("Wild cards left in hand (-5 each).")
-    penalty = _int("Points taken off for the hand.")
-    points = _int("The round's score.")
+    compound_points = int_field("25 per compound.")
+    elements_in_hand = int_field("Element cards left in hand (-1 each).")
+    wilds_in_hand = int_field("Wild cards left in hand (-5 each).")
+    penalty = int_field("Points taken off for the hand.")
+    points = int_field("The round's score.")
 
 
 class DrawDiscardRoundResultSchema(ma.Schema):
@@ -301,23 +304,23 @@ def reason_field(reasons: list[str], description: str) -> fields.String:
 
 
 class DrawDiscardSeatScoreSchema(ma.Schema):
-    seat = _int("Seat number.")
+    seat = int_field("Seat number.")
     compounds = fields.List(
         fields.String(), required=True, metadata={"description": "Formulas captured this round."}
     )
-    compound_points = _int("25 per compound.")
-    hand_count = _int("Cards in hand.")
+    compound_points = int_field("25 per compound.")
+    hand_count = int_field("Cards in hand.")
     elements_in_hand = _int_or_none("Once the round is over.")
     wilds_in_hand = _int_or_none("Once the round is over.")
     penalty = _int_or_none("Once the round is over.")
     round_points = _int_or_none("Once the round is over.")
-    total = _int("Match total over the finished rounds.")
+    total = int_field("Match total over the finished rounds.")
 
 
 class DrawDiscardScoresSchema(ma.Schema):
-    round = _int("The round.")
-    round_over = _bool("Penalties are shown once it is.")
-    final = _bool("The match is over.")
+    round = int_field("The round.")
+    round_over = bool_field("Penalties are shown once it is.")
+    final = bool_field("The match is over.")
     seats = fields.List(
         fields.Nested(DrawDiscardSeatScoreSchema),
         required=True,
@@ -326,24 +329,47 @@ class DrawDiscardScoresSchema(ma.Schema):
     rounds = rounds_field()
 
 
+def decks_in_play_field(description: str) -> fields.List:  # type: ignore[type-arg]
+    """The view's ``decks``: the compound decks in play."""
+    return fields.List(
+        fields.String(validate=validate.OneOf(DECKS)),
+        required=True,
+        metadata={"description": description},
+    )
+
+
+def turn_field(schema: type[ma.Schema]) -> fields.Nested:
+    """The view's ``turn`` (``schema``: the game's turn record)."""
+    return fields.Nested(
+        schema, required=True, allow_none=True, metadata={"description": "null between rounds."}
+    )
+
+
+def round_end_field(schema: type[ma.Schema]) -> fields.Nested:
+    """The view's ``round_end`` (``schema``: the game's round result)."""
+    return fields.Nested(
+        schema, required=True, allow_none=True, metadata={"description": "Once the round is over."}
+    )
+
+
 # ---------------------------------------------------------------- events ------------
 class DrawDiscardRoundDealtEventSchema(ma.Schema):
     type = move_type("round_dealt")
-    round = _int("The new round.")
-    dealer = _int("Its dealer.")
-    first = _int("The seat that plays first (left of the dealer).")
-    hand_size = _int("Cards dealt to each seat.")
+    round = int_field("The new round.")
+    dealer = int_field("Its dealer.")
+    first = int_field("The seat that plays first (left of the dealer).")
+    hand_size = int_field("Cards dealt to each seat.")
 
 
 class DrawDiscardDeckReshuffledEventSchema(ma.Schema):
     type = move_type("deck_reshuffled")
-    count = _int("Cards from under the discard top shuffled into the new draw deck.")
+    count = int_field("Cards from under the discard top shuffled into the new draw deck.")
 
 
 class DrawDiscardDrawEndedEventSchema(ma.Schema):
     type = move_type("draw_ended")
-    seat = _int("The drawer.")
-    drawn = _int("Cards it could draw (1).")
+    seat = int_field("The drawer.")
+    drawn = int_field("Cards it could draw (1).")
     reason = fields.String(
         required=True,
         validate=validate.OneOf(["no_cards"]),
@@ -353,7 +379,7 @@ class DrawDiscardDrawEndedEventSchema(ma.Schema):
 
 class DrawDiscardTurnStartedEventSchema(ma.Schema):
     type = move_type("turn_started")
-    seat = _int("The seat to play.")
+    seat = int_field("The seat to play.")
 
 
 # ---------------------------------------------------------------- per game's card ---
@@ -383,7 +409,7 @@ def table_schemas(prefix: str, face: type[ma.Schema]) -> TableSchemas:
         return cls
 
     class Pile(ma.Schema):
-        count = _int("Cards in the pile (always public).")
+        count = int_field("Cards in the pile (always public).")
         cards = _many(
             face,
             "The faces, bottom first, where this seat may see them; else null.",
@@ -395,29 +421,29 @@ def table_schemas(prefix: str, face: type[ma.Schema]) -> TableSchemas:
         top = _nested(face, "The top card, the one a seat may draw.", allow_none=True)
 
     class You(ma.Schema):
-        seat = _int("Your seat.")
+        seat = int_field("Your seat.")
         hand = _many(face, "Your cards.", required=True)
 
     class SeatView(ma.Schema):
-        seat = _int("Seat number.")
-        hand_count = _int("Cards in the seat's hand.")
+        seat = int_field("Seat number.")
+        hand_count = int_field("Cards in the seat's hand.")
         captured = _nested(Pile, "Compounds captured this round.")
-        compound_points = _int("25 per compound captured this round.")
+        compound_points = int_field("25 per compound captured this round.")
         round_points = _int_or_none("The round's score once it is over (penalties included).")
-        total = _int("Match total over the finished rounds.")
+        total = int_field("Match total over the finished rounds.")
 
     class View(ma.Schema):
         """What one seat (or an observer) may see: never another hand, the deck order or
         the compound pile."""
 
-        game = _str("The game's slug.")
-        players = _int("Number of seats.")
+        game = str_field("The game's slug.")
+        players = int_field("Number of seats.")
         phase = fields.String(
             required=True,
             validate=validate.OneOf(["play", "round_over", "match_over"]),
             metadata={"description": "round_over: the next dealer moves next_round."},
         )
-        must_capture = _bool("Option.")
+        must_capture = bool_field("Option.")
         row = _nested(Pile, "The face-up compounds.")
         compound_pile = _nested(Pile, "Face down.")
         draw = _nested(Pile, "The draw deck, face down (its count is public).")
@@ -429,13 +455,13 @@ def table_schemas(prefix: str, face: type[ma.Schema]) -> TableSchemas:
         """Only the seat dealt to sees its cards."""
 
         type = move_type("cards_dealt")
-        seat = _int("The seat dealt to.")
-        count = _int("Cards dealt.")
+        seat = int_field("The seat dealt to.")
+        count = int_field("Cards dealt.")
         cards = _many(face, "Only for that seat.")
 
     class CompoundsTurnedUpEvent(ma.Schema):
         type = move_type("compounds_turned_up")
-        count = _int("Compounds turned face up.")
+        count = int_field("Compounds turned face up.")
         cards = _many(face, "Their faces.", required=True)
 
     class DiscardStartedEvent(ma.Schema):
@@ -447,37 +473,37 @@ def table_schemas(prefix: str, face: type[ma.Schema]) -> TableSchemas:
         the deck) or everyone (the top of the discard pile)."""
 
         type = move_type("card_drawn")
-        seat = _int("The drawer.")
+        seat = int_field("The drawer.")
         source = fields.String(
             required=True,
             validate=validate.OneOf(["deck", "discard"]),
             metadata={"description": "Where from."},
         )
-        count = _int("Cards drawn (1).")
-        deck_count = _int("Cards left in the draw deck.")
+        count = int_field("Cards drawn (1).")
+        deck_count = int_field("Cards left in the draw deck.")
         cards = _many(face, "The card, where this seat may see it.")
 
     class CompoundCapturedEvent(ma.Schema):
         type = move_type("compound_captured")
-        seat = _int("The capturing seat.")
+        seat = int_field("The capturing seat.")
         card = _nested(face, "The compound captured.")
         cards = _many(face, "Cards played onto the discard pile, in order.", required=True)
         parts = _many(DrawDiscardCapturePartSchema, "What each card is.", required=True)
-        text = _str(
+        text = str_field(
             "The call.", example="CO2 captured: C + O + O (wild: Law of Conservation of Mass as O)"
         )
-        explanation = _str("The chemistry, for a learner.")
-        points = _int("Points the compound is worth.", example=25)
+        explanation = str_field("The chemistry, for a learner.")
+        points = int_field("Points the compound is worth.", example=25)
 
     class CompoundTurnedUpEvent(ma.Schema):
         type = move_type("compound_turned_up")
         card = _nested(face, "The replacement.")
-        pile_count = _int("Compounds left face down.")
+        pile_count = int_field("Compounds left face down.")
 
     class CardDiscardedEvent(ma.Schema):
         type = move_type("card_discarded")
-        seat = _int("The discarding seat.")
-        count = _int("Cards discarded (1).")
+        seat = int_field("The discarding seat.")
+        count = int_field("Cards discarded (1).")
         cards = _many(face, "The card.", required=True)
 
     return TableSchemas(
