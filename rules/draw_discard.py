@@ -44,6 +44,7 @@ from rules.rng import RngState, shuffled
 from rules.zones import Layout, Seen, Zone, Zones
 
 __all__ = [
+    "CODES",
     "DECK_OUT",
     "FACE_UP",
     "HAND",
@@ -55,13 +56,18 @@ __all__ = [
     "apply_discard",
     "apply_draw",
     "capture_moves",
+    "card_problems",
+    "check_deal_spec",
     "deal",
+    "deal_counts",
     "deck_ran_out",
     "draw_sources",
     "layout",
     "new_turn",
     "redeal_hidden",
     "reshuffle",
+    "row_problems",
+    "turn_problem",
     "verify_capture",
     "verify_cards",
     "verify_discard",
@@ -91,6 +97,21 @@ SEED_DISCARD = (
     "discard pile."
 )
 SEED_ONE_CAPTURE = "Only one card can be captured per turn."
+
+CODES: Mapping[str, str] = {
+    "not_your_turn": "It is another seat's turn.",
+    "draw_first": "The seat must draw its two cards before capturing or discarding.",
+    "already_drawn": "The seat has drawn its two cards; it must now capture or discard.",
+    "two_from_discard": "The seat already took the top of the discard pile this turn.",
+    "empty_deck": "The draw deck is empty and cannot be refilled now.",
+    "not_face_up": "The compound named is not one of the face-up compounds.",
+    "duplicate_card": "A card is listed twice in one move.",
+    "not_in_hand": "A card played is not in the seat's hand.",
+    "all_wild": "A compound cannot be captured with wild cards alone.",
+    "wrong_elements": "The cards played are not exactly the compound's elements.",
+}
+"""The codes of the refusals above, for a game's ``GameInfo.codes`` (a game may word
+one for its own turn)."""
 
 ZONES: tuple[Zone, ...] = (
     Zone("draw", Seen.HIDDEN),
@@ -130,6 +151,17 @@ def new_turn(seat: int) -> JSON:
 
 
 # ---------------------------------------------------------------- dealing -----------
+def check_deal_spec(spec: object) -> None:
+    """Refuse a ``deal`` option that is not ``None`` or an object of (optional)
+    ``hands``, ``row`` and ``discard`` (their contents are checked by :func:`deal`)."""
+    if spec is not None and (
+        not isinstance(spec, Mapping) or not set(spec) <= {"hands", "row", "discard"}
+    ):
+        raise RuleViolation(
+            "bad_deal", 'deal must be an object with (optional) "hands", "row" and "discard".'
+        )
+
+
 def _fixed(
     spec: Mapping[str, Any], cards: TableCards, players: int
 ) -> tuple[list[list[int]], list[int], list[int]]:
@@ -169,6 +201,12 @@ def _fixed(
     top = spec.get("discard")
     discard = [] if top is None else [take(free, top, "deal.discard")]
     return hands, row, discard
+
+
+def deal_counts(playing: int, players: int) -> dict[str, int]:
+    """The deal's numbers for a game's player-count table, with ``playing`` element and
+    wild cards: the hand size, the face-up compounds, and the draw deck left after it."""
+    return {"hand_size": HAND, "face_up": FACE_UP, "draw_deck": playing - HAND * players - 1}
 
 
 def deal(
@@ -474,3 +512,39 @@ def deck_ran_out(state: State, deck_out: str) -> bool:
     """Whether the round ends because the draw deck ran out (``deck_out == "end_round"``:
     checked when a turn ends)."""
     return deck_out == "end_round" and not state["zones"]["draw"]
+
+
+# ---------------------------------------------------------------- invariants --------
+_COMPOUND_PLACES = frozenset({"compounds", "row", "captured"})
+
+
+def card_problems(zones: Zones, table: Layout, cards: TableCards) -> list[str]:
+    """Cards lost, doubled or unknown (:meth:`rules.zones.Layout.conservation_problems`),
+    and compound cards outside the compound zones or other cards inside them."""
+    problems = table.conservation_problems(zones, cards.ids)
+    for place in table.places(zones):
+        for c in table.pile(zones, place):
+            if c in cards.ids and (cards.kind(c) == "compound") != (place[0] in _COMPOUND_PLACES):
+                problems.append(f"card {c} ({cards.kind(c)}) is in {place[0]}")
+    return problems
+
+
+def row_problems(zones: Zones) -> list[str]:
+    """The row holds more than six compounds, or fewer while the compound pile has some."""
+    row = zones["row"]
+    if len(row) > FACE_UP or (zones["compounds"] and len(row) < FACE_UP):
+        return [f"{len(row)} compounds face up"]
+    return []
+
+
+def turn_problem(turn: Mapping[str, Any] | None, players: int) -> str | None:
+    """What is wrong with the turn record of a round being played, if anything: nobody
+    has the turn, an impossible step or count of cards drawn, or two cards drawn but the
+    seat still drawing."""
+    if turn is None or not 0 <= int(turn["seat"]) < players:
+        return "the round is being played but nobody has the turn"
+    if not 0 <= int(turn["drawn"]) <= 2 or turn["step"] not in ("draw", "play"):
+        return f"impossible turn record {turn}"
+    if turn["step"] == "draw" and int(turn["drawn"]) == 2:
+        return "two cards drawn but still drawing"
+    return None

@@ -10,7 +10,8 @@ import pytest
 
 from service.openapi_export import generate
 
-from .test_openapi import response_schema, validator
+from . import test_openapi
+from .draw_discard_helpers import bots_over_http
 
 SLUG = "chemistry-canasta"
 BASE = f"/v1/{SLUG}"
@@ -32,9 +33,7 @@ def spec() -> dict[str, Any]:
 
 
 def conforms(spec: dict[str, Any], endpoint: str, body: dict[str, Any], status: int = 200) -> None:
-    schema = response_schema(spec, f"{BASE}/{endpoint}", status)
-    errors = sorted(validator(spec, schema).iter_errors(body), key=str)
-    assert not errors, f"{endpoint}: {errors[0].message} at {list(errors[0].path)}"
+    test_openapi.conforms(spec, f"{BASE}/{endpoint}", body, status)
 
 
 def hand(t: Any, seat: int) -> dict[str, int]:
@@ -239,12 +238,7 @@ def test_the_catalogue_describes_the_game(table: Any) -> None:
 
 def test_a_match_played_by_bots_over_http(table: Any, spec: dict[str, Any]) -> None:
     t = table(SLUG, players=3, seed=4, options={"target": 100, "runs": "anyone"})
-    moves = 0
-    while t.last["to_act"]:
-        seat = t.last["to_act"][0]
-        body = t.bot(seat, "greedy" if seat else "random")
-        moves += 1
-        assert moves < 2000
+    for moves, seat, body in bots_over_http(t, 2000):
         if moves % 40 == 1:
             conforms(spec, "bot-move", body)
             legal = t.post("legal-moves", {"token": t.token, "seat": seat}, seat).get_json()

@@ -20,7 +20,14 @@ from hypothesis import strategies as st
 from rules.chemistry_canasta import GAME
 from rules.chemistry_canasta.game import cards_of
 
-from .test_conformance import events_name_only_visible_cards, views_hide_secrets
+from .draw_discard_helpers import (
+    BOT_LISTS,
+    SEEDS,
+    check_match_end,
+    check_round_scores,
+    checked_moves,
+    with_decks,
+)
 
 CUSTOM = [{"formula": f} for f in ["H2O", "CO2", "CH4", "NH3", "NaCl", "MgO", "Fe2O3", "KBr"]]
 
@@ -71,16 +78,7 @@ def play_match(
     turns = moves = turn_moves = 0
     totals = [0] * players
     stats = {"rounds": 0, "claims": 0, "runs": 0, "went_out": 0, "moves": 0}
-    while GAME.to_act(state):
-        GAME.check(state)
-        if moves % sample == 0:
-            views_hide_secrets(GAME, state, moves)
-        seat = GAME.to_act(state)[0]
-        move, chosen = GAME.bot_move(state, seat, bots[moves % len(bots)])
-        assert GAME.can(chosen, seat, GAME.parse_move(move))
-        after, events = GAME.apply(chosen, seat, move)
-        if moves % sample == 0:
-            events_name_only_visible_cards(GAME, chosen, after, events)
+    for seat, move, chosen, after, events in checked_moves(GAME, state, bots, sample):
         moves += 1
         turn_moves += 1
         assert turn_moves <= move_bound, "a turn outlasts the termination bound"
@@ -96,30 +94,11 @@ def play_match(
         if ended:
             stats["rounds"] += 1
             stats["went_out"] += ended[0]["went_out"] is not None
-            points = recompute(after)
-            assert [s["points"] for s in ended[0]["seats"]] == points
-            scored = next(e for e in events if e["type"] == "round_scored")
-            assert scored["points"] == points
-            totals = [t + p for t, p in zip(totals, points, strict=True)]
-            assert after["match"]["totals"] == totals
-            assert [s["round_points"] for s in GAME.scores(after)["seats"]] == points
-            best = max(points)
-            assert ended[0]["winners"] == [s for s, p in enumerate(points) if p == best]
+            totals = check_round_scores(GAME, after, events, recompute(after), totals)
             if ended[0]["reason"] == "went_out":
                 assert not after["zones"]["hand"][ended[0]["went_out"]]
             turns = 0
-        state = after
-    GAME.check(state)
-    m = state["match"]
-    limit = options.get("max_rounds", 30)
-    assert len(m["rounds"]) == stats["rounds"] <= limit
-    target = options.get("target", 250)
-    if target is not None and len(m["rounds"]) < limit:
-        assert max(m["totals"]) >= target
-    out = GAME.outcome(state)
-    assert out.finished and set(out.winners) == {
-        s for s, t in enumerate(m["totals"]) if t == max(m["totals"])
-    }
+    check_match_end(GAME, after, options, stats["rounds"])
     stats["moves"] = moves
     return stats
 
@@ -134,19 +113,11 @@ def tables(draw: st.DrawFn) -> tuple[int, dict[str, Any]]:
         "reshuffles": draw(st.integers(0, 2)),
         "target": draw(st.sampled_from([None, 100, 250])),
     }
-    if decks == "custom":
-        options["compounds"] = CUSTOM
-    elif decks is not None:
-        options["decks"] = decks
-    return players, options
+    return players, with_decks(options, decks, CUSTOM)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    table=tables(),
-    seed=st.integers(0, 2**63 - 1),
-    bots=st.lists(st.sampled_from(["random", "greedy"]), min_size=1, max_size=2),
-)
+@given(table=tables(), seed=SEEDS, bots=BOT_LISTS)
 def test_matches_end_conserve_cards_leak_nothing_and_score_truly(
     table: tuple[int, dict[str, Any]], seed: int, bots: list[str]
 ) -> None:

@@ -13,6 +13,8 @@ from rules.chemistry_canasta.game import LAYOUT, cards_of
 from rules.chemistry_canasta.table import new_turn
 from rules.core import RuleViolation
 
+from . import draw_discard_helpers as helpers
+
 State = dict[str, Any]
 ROW = ["CO2", "H2O", "CH4", "NH3", "HCl", "N2"]
 # Element cards of one copy each that make no capture and, within one list, no run.
@@ -45,35 +47,21 @@ def arrange(
     row; ``seat`` to draw."""
     cards = cards_of(state)
     players = int(state["players"])
-    free: dict[str, list[int]] = {}
-    for c in cards.ids:
-        face = cards.face(c)
-        name = face.get("formula") or ("wild" if face["kind"] == "wild" else face["symbol"])
-        free.setdefault(str(name), []).append(c)
-
-    def take(names: Sequence[str]) -> list[int]:
-        return [free[n].pop(0) for n in names]
-
-    hand_ids = [take(h) for h in [*hands, *FILLERS[len(hands) : players]]]
+    pool = helpers.Pool(cards)
+    hand_ids = [pool.take(h) for h in [*hands, *FILLERS[len(hands) : players]]]
     boards: list[list[list[dict[str, Any]]]] = [[] for _ in range(players)]
     for owner, board in enumerate(runs):
         for names in board:
-            faces = [cards.face(c) for c in take(names)]
+            faces = [cards.face(c) for c in pool.take(names)]
             boards[owner].append(rn.lay(faces, owner))
-    top = take(draw_top)
-    pile = take(discard)
-    up = take(row)
-    rest_compounds = [c for ids in free.values() for c in ids if cards.kind(c) == "compound"]
-    rest = [c for ids in free.values() for c in ids if cards.kind(c) != "compound"]
-    if draw is not None:
-        rest, pile = rest[: draw - len(top)], rest[draw - len(top) :] + pile
-    zones = LAYOUT.deal(
+    zones = pool.lay_out(
+        LAYOUT,
         players,
-        draw=rest + list(reversed(top)),
-        discard=pile,
-        hand=hand_ids,
-        compounds=rest_compounds,
-        row=up,
+        hand_ids,
+        draw_top=draw_top,
+        discard=discard,
+        row=row,
+        draw=draw,
         runs=[[p["card"] for run in board for p in run] for board in boards],
     )
     new = {
@@ -88,43 +76,8 @@ def arrange(
     return new
 
 
-def ids(state: State, seat: int, *names: str) -> list[int]:
-    """Card ids of ``seat``'s hand by name, in the order asked (each copy once)."""
-    cards = cards_of(state)
-    pool = list(state["zones"]["hand"][seat])
-    out = []
-    for name in names:
-        for c in pool:
-            face = cards.face(c)
-            if (face["kind"] == "wild" and name == "wild") or face.get("symbol") == name:
-                out.append(c)
-                pool.remove(c)
-                break
-        else:
-            raise AssertionError(f"no {name} in hand")
-    return out
-
-
-def play(state: State, seat: int, move: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
-    new, events = GAME.apply(state, seat, move)
-    GAME.check(new)
-    return new, events
-
-
-def refused(state: State, seat: int, move: dict[str, Any]) -> RuleViolation:
-    with pytest.raises(RuleViolation) as err:
-        GAME.apply(state, seat, move)
-    assert not GAME.can(state, seat, GAME.parse_move(move)) or err.value.code in {
-        "unknown_move",
-        "bad_move",
-    }
-    return err.value
-
-
-def draw_two(state: State, seat: int = 0) -> State:
-    for _ in range(2):
-        state, _ = play(state, seat, {"type": "draw", "source": "deck"})
-    return state
+MOVES = helpers.Moves(GAME, cards_of)
+ids, play, refused, draw_two = MOVES.ids, MOVES.play, MOVES.refused, MOVES.draw_two
 
 
 def table(hand: Sequence[str], *, draw_top: Sequence[str] = ("Kr", "Xe"), **kw: Any) -> State:
@@ -657,39 +610,17 @@ def test_penalties_stay_hidden_until_the_round_ends() -> None:
 
 # ---------------------------------------------------------------- matches -----------
 def test_a_match_to_250() -> None:
-    state = GAME.setup(3, {}, 5)
-    rounds = []
-    while GAME.to_act(state):
-        seat = GAME.to_act(state)[0]
-        move, state = GAME.bot_move(state, seat, "greedy")
-        if move["type"] == "next_round":
-            assert seat == (state["match"]["dealer"] + 1) % 3
-        state, events = GAME.apply(state, seat, move)
-        GAME.check(state)
-        rounds += [e for e in events if e["type"] == "round_scored"]
-        if move["type"] == "next_round":
-            assert GAME.to_act(state) == [(seat + 1) % 3] and state["runs"] == [[], [], []]
-    m = state["match"]
-    assert max(m["totals"]) >= 250 and len(rounds) == len(m["rounds"]) >= 2
-    assert all(max(r["totals"]) < 250 for r in m["rounds"][:-1])
-    assert [r["dealer"] for r in m["rounds"]] == [(2 + i) % 3 for i in range(len(rounds))]
-    out = GAME.outcome(state)
-    assert out.finished and m["totals"][out.winners[0]] == max(m["totals"])
-    assert refused(state, 0, {"type": "draw", "source": "deck"}).code == "game_over"
-    assert refused(state, (m["dealer"] + 1) % 3, {"type": "next_round"}).code == "match_over"
+    def boards_cleared(state: State) -> None:
+        assert state["runs"] == [[], [], []]
+
+    MOVES.match_to_250(boards_cleared)
 
 
 def test_between_rounds_only_the_next_dealer_deals() -> None:
     state = arrange(setup(2, target=1000), hands=[F0, F1], draw_top=["Kr", "Xe"], draw=2)
     state = draw_two(state)
     state, _ = play(state, 0, {"type": "discard", "card": ids(state, 0, "He")[0]})
-    assert state["result"] and GAME.to_act(state) == [0]  # seat 1 dealt, seat 0 deals next
-    assert refused(state, 1, {"type": "next_round"}).code == "round_over"
-    assert refused(state, 0, {"type": "draw", "source": "deck"}).code == "round_over"
-    state, events = play(state, 0, {"type": "next_round"})
-    assert events[0]["type"] == "round_dealt" and events[0]["round"] == 2
-    assert state["match"]["dealer"] == 0 and GAME.to_act(state) == [1]
-    assert refused(state, 1, {"type": "next_round"}).code == "round_in_progress"
+    MOVES.next_deal(state)  # seat 1 dealt, seat 0 deals next
 
 
 # ---------------------------------------------------------------- moves and bots ----
@@ -714,15 +645,7 @@ def test_malformed_moves_are_bad_move(move: dict[str, Any]) -> None:
 
 
 def test_unknown_moves_and_bots() -> None:
-    with pytest.raises(RuleViolation) as err:
-        GAME.apply(setup(), 0, {"type": "meld"})
-    assert err.value.code == "unknown_move"
-    with pytest.raises(RuleViolation) as err:
-        GAME.bot_move(setup(), 0, "clever")
-    assert err.value.code == "unknown_bot"
-    with pytest.raises(RuleViolation) as err:
-        GAME.bot_move(setup(), 1, "random")
-    assert err.value.code == "not_your_turn"
+    MOVES.unknown_move_and_bots(setup(), "meld")
 
 
 def test_legal_moves_in_the_play_step_all_pass_verify() -> None:

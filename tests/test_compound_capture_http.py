@@ -9,7 +9,8 @@ import pytest
 
 from service.openapi_export import generate
 
-from .test_openapi import response_schema, validator
+from . import test_openapi
+from .draw_discard_helpers import bots_over_http
 
 SLUG = "compound-capture"
 BASE = f"/v1/{SLUG}"
@@ -26,9 +27,7 @@ def spec() -> dict[str, Any]:
 
 
 def conforms(spec: dict[str, Any], endpoint: str, body: dict[str, Any], status: int = 200) -> None:
-    schema = response_schema(spec, f"{BASE}/{endpoint}", status)
-    errors = sorted(validator(spec, schema).iter_errors(body), key=str)
-    assert not errors, f"{endpoint}: {errors[0].message} at {list(errors[0].path)}"
+    test_openapi.conforms(spec, f"{BASE}/{endpoint}", body, status)
 
 
 def test_a_lesson_capture_of_carbon_dioxide(table: Any, spec: dict[str, Any]) -> None:
@@ -93,12 +92,9 @@ def test_a_custom_deck_round_played_by_bots(table: Any, spec: dict[str, Any]) ->
     custom = [{"formula": f} for f in ["H2O", "CO2", "CH4", "NH3", "O2", "HCl", "NaCl"]]
     t = table(SLUG, players=3, seed=4, options={"compounds": custom, "target": None})
     assert t.setup["view"]["decks"] == ["custom"]
-    moves = 0
-    while t.last["to_act"]:
-        seat = t.last["to_act"][0]
-        body = t.bot(seat, "greedy" if seat else "random")
-        moves += 1
-        assert moves < 500
+    for _ in bots_over_http(t, 500):
+        pass
+    body = t.last
     conforms(spec, "bot-move", body)
     assert body["outcome"]["finished"] and body["view"]["phase"] == "match_over"
     scores = t.post("scores", {"token": t.token}).get_json()

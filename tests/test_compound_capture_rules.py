@@ -13,6 +13,8 @@ from rules.compound_capture import GAME
 from rules.compound_capture.game import LAYOUT, cards_of
 from rules.core import RuleViolation
 
+from . import draw_discard_helpers as helpers
+
 State = dict[str, Any]
 
 
@@ -33,53 +35,15 @@ def arrange(
     each hand exactly as given, the draw deck with ``draw_top`` on top (and ``draw``
     cards in all, when given), the discard pile bottom first, the row as given; every
     other card goes to the bottom of the draw deck or to the compound pile."""
-    cards = cards_of(state)
     players = int(state["players"])
-    free: dict[str, list[int]] = {}
-    for c in cards.ids:
-        face = cards.face(c)
-        name = face.get("formula") or ("wild" if face["kind"] == "wild" else face["symbol"])
-        free.setdefault(str(name), []).append(c)
-
-    def take(names: Sequence[str]) -> list[int]:
-        return [free[n].pop(0) for n in names]
-
-    hand_ids = [take(h) for h in hands] + [[] for _ in range(players - len(hands))]
-    top = take(draw_top)
-    pile = take(discard)
-    up = take(row)
-    rest_compounds = [c for n, ids in free.items() for c in ids if cards.kind(c) == "compound"]
-    rest = [c for n, ids in free.items() for c in ids if cards.kind(c) != "compound"]
-    if draw is not None:
-        rest, pile = rest[: draw - len(top)], rest[draw - len(top) :] + pile
-    zones = LAYOUT.deal(
-        players,
-        draw=rest + list(reversed(top)),
-        discard=pile,
-        hand=hand_ids,
-        compounds=rest_compounds,
-        row=up,
+    pool = helpers.Pool(cards_of(state))
+    hand_ids = [pool.take(h) for h in hands] + [[] for _ in range(players - len(hands))]
+    zones = pool.lay_out(
+        LAYOUT, players, hand_ids, draw_top=draw_top, discard=discard, row=row, draw=draw
     )
     new = {**state, "zones": zones, "turn": dd.new_turn(0), "quiet": 0, "result": None}
     GAME.check(new)
     return new
-
-
-def ids(state: State, seat: int, *names: str) -> list[int]:
-    """Card ids of ``seat``'s hand by name, in the order asked (each copy once)."""
-    cards = cards_of(state)
-    pool = list(state["zones"]["hand"][seat])
-    out = []
-    for name in names:
-        for c in pool:
-            face = cards.face(c)
-            if (face["kind"] == "wild" and name == "wild") or face.get("symbol") == name:
-                out.append(c)
-                pool.remove(c)
-                break
-        else:
-            raise AssertionError(f"no {name} in hand")
-    return out
 
 
 def row_card(state: State, formula: str) -> int:
@@ -87,26 +51,8 @@ def row_card(state: State, formula: str) -> int:
     return next(c for c in state["zones"]["row"] if cards.face(c)["formula"] == formula)
 
 
-def play(state: State, seat: int, move: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
-    new, events = GAME.apply(state, seat, move)
-    GAME.check(new)
-    return new, events
-
-
-def refused(state: State, seat: int, move: dict[str, Any]) -> RuleViolation:
-    with pytest.raises(RuleViolation) as err:
-        GAME.apply(state, seat, move)
-    assert not GAME.can(state, seat, GAME.parse_move(move)) or err.value.code in {
-        "unknown_move",
-        "bad_move",
-    }
-    return err.value
-
-
-def draw_two(state: State, seat: int = 0) -> State:
-    state, _ = play(state, seat, {"type": "draw", "source": "deck"})
-    state, _ = play(state, seat, {"type": "draw", "source": "deck"})
-    return state
+MOVES = helpers.Moves(GAME, cards_of)
+ids, play, refused, draw_two = MOVES.ids, MOVES.play, MOVES.refused, MOVES.draw_two
 
 
 ROW = ["CO2", "H2O", "CH4", "NH3", "HCl", "N2"]
@@ -535,26 +481,7 @@ def test_the_discard_pile_is_never_empty_when_a_turn_starts() -> None:
 
 # ---------------------------------------------------------------- matches -----------
 def test_a_match_to_250_rotates_the_dealer_and_ends_at_the_target() -> None:
-    state = GAME.setup(3, {}, 5)
-    rounds = []
-    while GAME.to_act(state):
-        seat = GAME.to_act(state)[0]
-        move, state = GAME.bot_move(state, seat, "greedy")
-        if move["type"] == "next_round":
-            assert seat == (state["match"]["dealer"] + 1) % 3
-        state, events = GAME.apply(state, seat, move)
-        rounds += [e for e in events if e["type"] == "round_scored"]
-        if move["type"] == "next_round":
-            assert GAME.to_act(state) == [(seat + 1) % 3]  # left of the new dealer starts
-    m = state["match"]
-    assert max(m["totals"]) >= 250 and len(rounds) == len(m["rounds"]) >= 2
-    assert all(max(r["totals"]) < 250 for r in m["rounds"][:-1])
-    assert [r["dealer"] for r in m["rounds"]] == [(2 + i) % 3 for i in range(len(rounds))]
-    out = GAME.outcome(state)
-    assert out.finished and m["totals"][out.winners[0]] == max(m["totals"])
-    assert refused(state, 0, {"type": "draw", "source": "deck"}).code == "game_over"
-    dealer = (m["dealer"] + 1) % 3
-    assert refused(state, dealer, {"type": "next_round"}).code == "match_over"
+    MOVES.match_to_250()
 
 
 def test_between_rounds_only_the_next_dealer_deals() -> None:
@@ -562,14 +489,8 @@ def test_between_rounds_only_the_next_dealer_deals() -> None:
     for seat in (0, 1):
         state = draw_two(state, seat)
         state, _ = play(state, seat, {"type": "discard", "card": state["zones"]["hand"][seat][0]})
-    assert state["result"] and GAME.to_act(state) == [0]  # dealer was seat 1
-    assert refused(state, 1, {"type": "next_round"}).code == "round_over"
-    assert refused(state, 0, {"type": "draw", "source": "deck"}).code == "round_over"
-    state, events = play(state, 0, {"type": "next_round"})
-    assert events[0]["type"] == "round_dealt" and events[0]["round"] == 2
-    assert state["match"]["dealer"] == 0 and GAME.to_act(state) == [1]
+    state = MOVES.next_deal(state)  # the dealer was seat 1
     assert [len(h) for h in state["zones"]["hand"]] == [7, 7] and state["quiet"] == 0
-    assert refused(state, 1, {"type": "next_round"}).code == "round_in_progress"
 
 
 def test_max_rounds_ends_a_match_nobody_wins_by_points() -> None:
@@ -602,15 +523,7 @@ def test_malformed_moves_are_bad_move(move: dict[str, Any]) -> None:
 
 
 def test_unknown_moves_and_bots() -> None:
-    with pytest.raises(RuleViolation) as err:
-        GAME.apply(setup(), 0, {"type": "pass"})
-    assert err.value.code == "unknown_move"
-    with pytest.raises(RuleViolation) as err:
-        GAME.bot_move(setup(), 0, "clever")
-    assert err.value.code == "unknown_bot"
-    with pytest.raises(RuleViolation) as err:
-        GAME.bot_move(setup(), 1, "random")
-    assert err.value.code == "not_your_turn"
+    MOVES.unknown_move_and_bots(setup(), "pass")
 
 
 def test_greedy_captures_the_capture_worth_most_now() -> None:

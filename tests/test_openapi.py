@@ -151,11 +151,18 @@ def response_schema(
     return next(iter(content.values()))["schema"]  # type: ignore[no-any-return]
 
 
-def check(spec: dict[str, Any], path: str, resp: Any, method: str | None = None) -> Any:
-    schema = response_schema(spec, path, resp.status_code, method)
-    body = resp.get_json()
+def conforms(
+    spec: dict[str, Any], path: str, body: Any, status: int = 200, method: str | None = None
+) -> None:
+    """``body``, a ``status`` answer of ``path``, is what the contract documents."""
+    schema = response_schema(spec, path, status, method)
     errors = sorted(validator(spec, schema).iter_errors(body), key=str)
-    assert not errors, f"{path} {resp.status_code}: {errors[0].message} at {list(errors[0].path)}"
+    assert not errors, f"{path} {status}: {errors[0].message} at {list(errors[0].path)}"
+
+
+def check(spec: dict[str, Any], path: str, resp: Any, method: str | None = None) -> Any:
+    body = resp.get_json()
+    conforms(spec, path, body, resp.status_code, method)
     return body
 
 

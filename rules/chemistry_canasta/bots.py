@@ -1,6 +1,7 @@
 """Bots for Chemistry Canasta: ``random`` and ``greedy``.
 
-``random`` picks uniformly among the legal moves (with the game's seeded generator).
+``random`` picks uniformly among the legal moves (with the game's seeded generator:
+:func:`rules.draw_discard_match.choose`).
 
 ``greedy``, in order of preference:
 
@@ -29,37 +30,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.chemistry.decks.compound import TableCards
-from rules.compound_capture.bots import capture_gain
-from rules.core import Move, RuleViolation, State
-from rules.rng import RngState, choice
+from rules.compound_capture.bots import capture_gain, row_needs
+from rules.core import Move, State
 
-BOTS = ("random", "greedy")
 WILD_USE = 100
-
-
-def choose(
-    state: State, seat: int, bot: str, legal: Sequence[Move], cards: TableCards
-) -> tuple[Move, RngState]:
-    """The move ``bot`` makes for ``seat`` among ``legal``, and the advanced generator."""
-    rng: RngState = state["rng"]
-    if bot == "random":
-        rng, move = choice(rng, list(legal))
-        return move, rng
-    if bot == "greedy":
-        return greedy(state, seat, legal, cards), rng
-    raise RuleViolation("unknown_bot", f"There is no bot {bot!r}; choose one of {list(BOTS)}.")
 
 
 class Usefulness:
     """How much ``seat`` wants an element card, from the table as it is now."""
 
     def __init__(self, state: State, seat: int, cards: TableCards) -> None:
-        self.most: Counter[str] = Counter()  # largest count of a symbol in one compound
-        self.users: Counter[str] = Counter()  # face-up compounds using the symbol
-        for compound in (cards.compound(c) for c in state["zones"]["row"]):
-            for symbol, n in compound.elements:
-                self.most[symbol] = max(self.most[symbol], n)
-                self.users[symbol] += 1
+        self.most, self.users = row_needs(state, cards)
         hand = [cards.face(c) for c in state["zones"]["hand"][seat]]
         self.held = Counter(str(f["symbol"]) for f in hand if f["kind"] == "element")
         self.numbers = Counter(int(f["z"]) for f in hand if f["kind"] == "element")

@@ -1,9 +1,10 @@
 """Chemistry Canasta: capture compounds, lay runs of atomic numbers, claim wild cards.
 
-The table and the draw-two / capture-or-discard turn are :mod:`rules.draw_discard`
-(shared with Compound Capture); the cards are the Basic Deck of 54 Elements (ids 1-54,
-the atomic numbers) plus one or two compound expansions
-(:mod:`rules.chemistry.decks.compound`); runs are :mod:`.runs`; rounds are played to
+The table and the draw-two / capture-or-discard turn are :mod:`rules.draw_discard`, and
+the round in its match (move shapes, deck options, views, scores, bots' dispatch)
+:mod:`rules.draw_discard_match`, both shared with Compound Capture; the cards are the
+Basic Deck of 54 Elements (ids 1-54, the atomic numbers) plus one or two compound
+expansions (:mod:`rules.chemistry.decks.compound`); runs are :mod:`.runs`; rounds are played to
 250 with :mod:`rules.match`. A turn: two draws; then, in the ``play`` step, any number
 of wild-card claims, and either one capture (which ends the turn) or runs and
 extensions followed by a discard. A seat whose hand empties goes out and ends the
@@ -22,6 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules import draw_discard as dd
+from rules import draw_discard_match as dm
 from rules import match
 from rules.chemistry.decks.compound import DECK_NAMES, TableCards, named_table_cards
 from rules.chemistry.elements import MAX_Z
@@ -32,28 +34,22 @@ from rules.core import (
     GameRules,
     Move,
     Option,
-    Outcome,
     RuleViolation,
     State,
     check_players,
-    check_seat,
     is_int,
     resolve_options,
 )
-from rules.rng import new_rng
 
 from . import runs as rn
 from . import scoring
-from .bots import choose
+from .bots import greedy
 from .moves import apply, can_reshuffle, legal_moves, parse_move, to_act, verify
 from .table import (
-    DECK_CHOICES,
     LAYOUT,
     MAX_RESHUFFLES,
-    ONE_EXPANSION_MAX,
     RUNS,
     cards_of,
-    choose_decks,
     deal,
     run_view,
 )
@@ -62,16 +58,10 @@ SEED_DECKS = "Played with Basic Deck of 54 elements and one or two compound expa
 SEED_MATCH = "Multiple rounds can be played until one player reaches 250 points."
 
 CODES: Mapping[str, str] = {
-    "not_your_turn": "It is another seat's turn.",
+    **dd.CODES,  # three worded for this game's turn (same order as in dd.CODES):
     "draw_first": "The seat must draw its two cards before it plays.",
     "already_drawn": "The seat has drawn its two cards; it must now play.",
-    "two_from_discard": "The seat already took the top of the discard pile this turn.",
     "empty_deck": "The draw deck is empty: the second card must be the discard top.",
-    "not_face_up": "The compound named is not one of the face-up compounds.",
-    "duplicate_card": "A card is listed twice in one move.",
-    "not_in_hand": "A card played is not in the seat's hand.",
-    "all_wild": "A compound cannot be captured with wild cards alone.",
-    "wrong_elements": "The cards played are not exactly the compound's elements.",
     "must_capture": "The seat can capture a compound, so it may not lay runs or discard.",
     "capture_after_run": "A turn with a run or an extension ends with a discard, not a capture.",
     "short_run": "A run is at least 3 cards.",
@@ -91,16 +81,14 @@ CODES: Mapping[str, str] = {
 def _player_counts() -> dict[int, dict[str, int]]:
     table = {}
     for players in range(1, 7):
-        names = ("covalent",) if players <= ONE_EXPANSION_MAX else DECK_NAMES
+        names = ("covalent",) if players <= dm.ONE_DECK_MAX else DECK_NAMES
         cards = named_table_cards(names, basic=True)
         playing = len(cards.playing_ids())
         table[players] = {
             "expansions": len(names),
             "playing_cards": playing,
             "compounds": len(cards.compound_ids()),
-            "hand_size": dd.HAND,
-            "face_up": dd.FACE_UP,
-            "draw_deck": playing - dd.HAND * players - 1,
+            **dd.deal_counts(playing, players),
         }
     return table
 
@@ -125,7 +113,7 @@ INFO = GameInfo(
             "The compound expansion(s) added to the Basic Deck of 54 Elements: 'covalent', "
             "'ionic' or 'both'. null: covalent for 1-3 players, both for 4-6. Any choice "
             f'serves 1-6 players. Seed: "{SEED_DECKS}"',
-            choices=(None, *DECK_CHOICES),
+            choices=(None, *dm.DECK_CHOICES),
         ),
         Option(
             "compounds",
@@ -193,149 +181,60 @@ def _check_options(opts: Mapping[str, Any]) -> None:
         raise RuleViolation("bad_option", "must_capture must be true or false.")
     if not is_int(opts["reshuffles"]) or not 0 <= opts["reshuffles"] <= MAX_RESHUFFLES:
         raise RuleViolation("bad_option", f"reshuffles must be a whole number 0-{MAX_RESHUFFLES}.")
-    deal_spec = opts["deal"]
-    if deal_spec is not None and (
-        not isinstance(deal_spec, Mapping) or not set(deal_spec) <= {"hands", "row", "discard"}
-    ):
-        raise RuleViolation(
-            "bad_deal", 'deal must be an object with (optional) "hands", "row" and "discard".'
-        )
+    dd.check_deal_spec(opts["deal"])
 
 
 def setup(players: int, options: Mapping[str, Any], seed: int) -> State:
     players = check_players(INFO, players)
     opts = resolve_options(INFO, options)
     _check_options(opts)
-    decks = choose_decks(opts, players)
-    dealer = players - 1  # so that seat 0, left of the dealer, starts the first round
-    state: State = {
-        "players": players,
-        "options": opts,
-        "decks": decks,
-        "rng": new_rng(seed),
-        "match": match.new_match(
-            players,
-            target=opts["target"],
-            dealer=dealer,
-            on_tie=opts["on_tie"],
-            max_rounds=opts["max_rounds"],
-        ),
-    }
-    state, _ = deal(state, cards_of(state), dealer, opts["deal"])
+    decks = dm.decks_chosen(opts, players, built_in="the built-in expansions", own="your own")
+    state = dm.new_state(players, opts, decks, seed)
+    state, _ = deal(state, cards_of(state), int(state["match"]["dealer"]), opts["deal"])
     return state
 
 
+def _run_points(state: State, seat: int) -> JSON:
+    """The run places ``seat`` laid (on any board) and their points."""
+    laid = scoring.run_cards(state["runs"], seat)
+    return {"run_cards": laid, "run_points": scoring.RUN_CARD_POINTS * laid}
+
+
 def view(state: State, seat: int | None) -> JSON:
-    if seat is not None:
-        check_seat(state, seat)
     cards = cards_of(state)
-    show = cards.face
-    zones = state["zones"]
-    players = int(state["players"])
-    result = state["result"]
-    m = state["match"]
-    discard = LAYOUT.pile_view(zones, ("discard", None), seat, show)
-    discard["top"] = show(zones["discard"][-1]) if zones["discard"] else None
-    seats = []
-    for s in range(players):
-        captured = zones["captured"][s]
-        laid = scoring.run_cards(state["runs"], s)
-        seats.append(
-            {
-                "seat": s,
-                "hand_count": len(zones["hand"][s]),
-                "captured": LAYOUT.pile_view(zones, ("captured", s), seat, show),
-                "runs": [run_view(s, i, r, cards) for i, r in enumerate(state["runs"][s])],
-                "compound_points": scoring.COMPOUND_POINTS * len(captured),
-                "run_cards": laid,
-                "run_points": scoring.RUN_CARD_POINTS * laid,
-                "round_points": result["seats"][s]["points"] if result else None,
-                "total": m["totals"][s],
-            }
-        )
     opts = state["options"]
-    out: JSON = {
-        "game": INFO.slug,
-        "players": players,
-        "decks": list(state["decks"]),
-        "phase": "match_over" if m["over"] else "round_over" if result else "play",
-        "turn": dict(state["turn"]) if state["turn"] else None,
+    rules = {
         "runs_rule": opts["runs"],
         "must_capture": opts["must_capture"],
         "reshuffles": {"allowed": opts["reshuffles"], "used": int(state["reshuffled"])},
-        "row": LAYOUT.pile_view(zones, ("row", None), seat, show),
-        "compound_pile": LAYOUT.pile_view(zones, ("compounds", None), seat, show),
-        "draw": LAYOUT.pile_view(zones, ("draw", None), seat, show),
-        "discard": discard,
-        "seats": seats,
-        "round_end": result,
-        "match": match.view(m),
-        "you": None,
     }
-    if seat is not None:
-        out["you"] = {"seat": seat, "hand": [show(c) for c in zones["hand"][seat]]}
-    return out
+
+    def board(s: int) -> JSON:
+        return {"runs": [run_view(s, i, r, cards) for i, r in enumerate(state["runs"][s])]}
+
+    return dm.view(
+        state,
+        seat,
+        slug=INFO.slug,
+        table=LAYOUT,
+        cards=cards,
+        compound_points=scoring.COMPOUND_POINTS,
+        rules=rules,
+        board=board,
+        points=lambda s: _run_points(state, s),
+    )
 
 
 def scores(state: State) -> JSON:
     """Compounds and runs of the round so far; the hand penalties once the round is over
     (before then they would tell how many wild cards a hand holds)."""
-    cards = cards_of(state)
-    zones = state["zones"]
-    result = state["result"]
-    m = state["match"]
-    seats = []
-    for s in range(int(state["players"])):
-        captured = zones["captured"][s]
-        laid = scoring.run_cards(state["runs"], s)
-        row: JSON = {
-            "seat": s,
-            "compounds": [str(cards.face(c)["formula"]) for c in captured],
-            "compound_points": scoring.COMPOUND_POINTS * len(captured),
-            "run_cards": laid,
-            "run_points": scoring.RUN_CARD_POINTS * laid,
-            "hand_count": len(zones["hand"][s]),
-            "elements_in_hand": None,
-            "wilds_in_hand": None,
-            "penalty": None,
-            "round_points": None,
-            "total": m["totals"][s],
-        }
-        if result:
-            done = result["seats"][s]
-            row.update(
-                elements_in_hand=done["elements_in_hand"],
-                wilds_in_hand=done["wilds_in_hand"],
-                penalty=done["penalty"],
-                round_points=done["points"],
-            )
-        seats.append(row)
-    return {
-        "round": m["round"],
-        "round_over": result is not None,
-        "final": bool(m["over"]),
-        "seats": seats,
-        "rounds": [dict(r) for r in m["rounds"]],
-    }
-
-
-def outcome(state: State) -> Outcome:
-    return match.outcome(state["match"])
+    return dm.scores(
+        state, cards_of(state), scoring.COMPOUND_POINTS, lambda s: _run_points(state, s)
+    )
 
 
 def bot_move(state: State, seat: int, bot: str) -> tuple[Move, State]:
-    if bot not in INFO.bots:
-        raise RuleViolation("unknown_bot", f"There is no bot {bot!r}; choose random or greedy.")
-    legal = legal_moves(state, seat)
-    if not legal:
-        check_seat(state, seat)
-        if state["match"]["over"]:
-            raise RuleViolation("game_over", "The match is over; no more moves are accepted.")
-        raise RuleViolation(
-            "not_your_turn", f"Seat {to_act(state)[0]} is to act, not seat {seat}.", seat=seat
-        )
-    move, rng = choose(state, seat, bot, legal, cards_of(state))
-    return move, {**state, "rng": rng}
+    return dm.bot_move(state, seat, bot, legal_moves, cards_of(state), greedy)
 
 
 # ---------------------------------------------------------------- invariants --------
@@ -375,29 +274,20 @@ def check(state: State) -> None:
     board; the row full while compounds remain; the turn consistent with the phase."""
     cards = cards_of(state)
     zones = state["zones"]
-    problems = LAYOUT.conservation_problems(zones, cards.ids)
+    problems = dd.card_problems(zones, LAYOUT, cards)
     players = int(state["players"])
-    compound_places = {"compounds", "row", "captured"}
-    for place in LAYOUT.places(zones):
-        for c in LAYOUT.pile(zones, place):
-            if c in cards.ids and (cards.kind(c) == "compound") != (place[0] in compound_places):
-                problems.append(f"card {c} ({cards.kind(c)}) is in {place[0]}")
     if not problems:
         problems += _run_problems(state, cards)
-    if len(zones["row"]) > dd.FACE_UP or (zones["compounds"] and len(zones["row"]) < dd.FACE_UP):
-        problems.append(f"{len(zones['row'])} compounds face up")
+    problems += dd.row_problems(zones)
     if len(zones["hand"]) != players or len(state["runs"]) != players:
         problems.append("seat lists differ in length from the player count")
     if not 0 <= int(state["reshuffled"]) <= int(state["options"]["reshuffles"]):
         problems.append(f"{state['reshuffled']} reshuffles")
     turn = state["turn"]
     if state["result"] is None:
-        if turn is None or not 0 <= int(turn["seat"]) < players:
-            problems.append("the round is being played but nobody has the turn")
-        elif not 0 <= int(turn["drawn"]) <= 2 or turn["step"] not in ("draw", "play"):
-            problems.append(f"impossible turn record {turn}")
-        elif turn["step"] == "draw" and int(turn["drawn"]) == 2:
-            problems.append("two cards drawn but still drawing")
+        problem = dd.turn_problem(turn, players)
+        if problem:
+            problems.append(problem)
         elif int(turn["drawn"]) == 0 and not (
             zones["discard"] and (zones["draw"] or can_reshuffle(state))
         ):
@@ -410,13 +300,6 @@ def check(state: State) -> None:
         problems.append("the round is over but a seat has the turn")
     if problems:
         raise RuleViolation("state_invalid", "; ".join(problems))
-
-
-def redeal_hidden(state: State, seat: int | None, seed: int) -> State:
-    """``state`` with every card ``seat`` cannot see resampled (element and wild cards
-    among the draw deck and the other hands, compound cards within the compound pile)."""
-    zones, rng = dd.redeal_hidden(state["zones"], seat, new_rng(seed))
-    return {**state, "zones": zones, "rng": rng}
 
 
 def deck() -> list[JSON]:
@@ -434,10 +317,10 @@ GAME = GameRules(
     apply=apply,
     view=view,
     scores=scores,
-    outcome=outcome,
+    outcome=dm.outcome,
     bot_move=bot_move,
     check=check,
-    redeal_hidden=redeal_hidden,
+    redeal_hidden=dm.redeal_hidden,
     deck=deck,
     layout=LAYOUT,
 )

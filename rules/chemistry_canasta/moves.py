@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules import draw_discard as dd
+from rules import draw_discard_match as dm
 from rules import match
 from rules.chemistry.decks.compound import TableCards
 from rules.core import JSON, Event, Move, RuleViolation, State, check_seat, is_int, left_of
@@ -27,13 +28,10 @@ SEED_DISCARD = (
 )
 
 MOVE_FIELDS: Mapping[str, frozenset[str]] = {
-    "draw": frozenset({"type", "source"}),
-    "capture": frozenset({"type", "compound", "cards"}),
+    **dm.MOVE_FIELDS,
     "run": frozenset({"type", "cards"}),
     "extend": frozenset({"type", "owner", "run", "end", "cards"}),
     "claim": frozenset({"type", "owner", "run", "card"}),
-    "discard": frozenset({"type", "card"}),
-    "next_round": frozenset({"type"}),
 }
 
 
@@ -45,33 +43,12 @@ def _card_list(move: Mapping[str, Any]) -> list[int] | None:
 
 
 def parse_move(move: Mapping[str, Any]) -> Move:
-    kind = move.get("type") if isinstance(move, Mapping) else None
-    if not isinstance(kind, str) or kind not in MOVE_FIELDS:
-        raise RuleViolation(
-            "unknown_move",
-            f"{kind!r} is not a move of Chemistry Canasta; use one of {sorted(MOVE_FIELDS)}.",
-            known=sorted(MOVE_FIELDS),
-        )
-    extra = set(move) - MOVE_FIELDS[kind]
-    if extra:
-        raise RuleViolation(
-            "bad_move", f"A {kind!r} move has only {sorted(MOVE_FIELDS[kind])}; remove {extra}."
-        )
+    """A move of the shared turn (:func:`rules.draw_discard_match.parse_table_move`), or
+    a ``run``, ``extend`` or ``claim``."""
+    kind = dm.move_kind(move, MOVE_FIELDS, "Chemistry Canasta")
+    if kind in dm.MOVE_FIELDS:
+        return dm.parse_table_move(kind, move)
     cards = _card_list(move)
-    if kind == "draw":
-        if move.get("source") not in ("deck", "discard"):
-            raise RuleViolation(
-                "bad_move", "A draw names its source: 'deck' (the draw deck) or 'discard'."
-            )
-        return {"type": "draw", "source": move["source"]}
-    if kind == "capture":
-        if not is_int(move.get("compound")) or cards is None:
-            raise RuleViolation(
-                "bad_move",
-                "A capture names the face-up compound card ('compound': its id) and the cards "
-                "you play ('cards': a list of 1 or more card ids from your hand).",
-            )
-        return {"type": "capture", "compound": move["compound"], "cards": cards}
     if kind == "run":
         if cards is None:
             raise RuleViolation(
@@ -80,38 +57,33 @@ def parse_move(move: Mapping[str, Any]) -> Move:
                 "atomic number first, wild cards where they stand).",
             )
         return {"type": "run", "cards": cards}
-    if kind in ("extend", "claim"):
-        if not is_int(move.get("owner")) or not is_int(move.get("run")):
-            raise RuleViolation(
-                "bad_move",
-                f"A{'n' if kind == 'extend' else ''} {kind} names the run: 'owner' (the seat "
-                "whose board it is on) and 'run' (its number on that board, from 0).",
-            )
-        target = {"owner": move["owner"], "run": move["run"]}
-        if kind == "claim":
-            if not is_int(move.get("card")):
-                raise RuleViolation(
-                    "bad_move",
-                    "A claim names the element card of your hand ('card') that takes the wild "
-                    "card's place.",
-                )
-            return {"type": "claim", **target, "card": move["card"]}
-        if move.get("end") not in ("low", "high") or cards is None:
-            raise RuleViolation(
-                "bad_move",
-                "An extend names the end ('end': 'low' or 'high') and the cards you add "
-                "('cards': card ids from your hand, lowest atomic number first).",
-            )
-        return {"type": "extend", **target, "end": move["end"], "cards": cards}
-    if kind == "discard":
+    # an extend or a claim: both name a run
+    if not is_int(move.get("owner")) or not is_int(move.get("run")):
+        raise RuleViolation(
+            "bad_move",
+            f"A{'n' if kind == 'extend' else ''} {kind} names the run: 'owner' (the seat "
+            "whose board it is on) and 'run' (its number on that board, from 0).",
+        )
+    target = {"owner": move["owner"], "run": move["run"]}
+    if kind == "claim":
         if not is_int(move.get("card")):
-            raise RuleViolation("bad_move", "A discard names one card id of your hand: 'card'.")
-        return {"type": "discard", "card": move["card"]}
-    return {"type": "next_round"}
+            raise RuleViolation(
+                "bad_move",
+                "A claim names the element card of your hand ('card') that takes the wild "
+                "card's place.",
+            )
+        return {"type": "claim", **target, "card": move["card"]}
+    if move.get("end") not in ("low", "high") or cards is None:
+        raise RuleViolation(
+            "bad_move",
+            "An extend names the end ('end': 'low' or 'high') and the cards you add "
+            "('cards': card ids from your hand, lowest atomic number first).",
+        )
+    return {"type": "extend", **target, "end": move["end"], "cards": cards}
 
 
-def round_over(state: State) -> bool:
-    return state["result"] is not None
+round_over = dm.round_over
+to_act = dm.to_act
 
 
 def _hand(state: State, seat: int, cards: TableCards) -> list[JSON]:
@@ -196,20 +168,10 @@ def _verify(
     """Raise what forbids ``move``; return what applying it needs (a capture's parts, a
     run's positions, the place of a claimed wild). ``capturable`` saves recomputing
     whether the seat can capture (``legal_moves`` asks it once for every move)."""
-    check_seat(state, seat)
+    dm.verify_match(state, seat, move)
     kind = move["type"]
     if kind == "next_round":
-        match.verify_next_round(state["match"], round_over(state), seat)
         return None
-    if state["match"]["over"]:
-        raise RuleViolation("game_over", "The match is over; no more moves are accepted.")
-    if round_over(state):
-        dealer = match.next_round_seat(state["match"])
-        raise RuleViolation(
-            "round_over",
-            f"The round is over: seat {dealer}, the next dealer, deals the next round.",
-            dealer=dealer,
-        )
     if kind == "draw":
         dd.verify_draw(state, seat, move["source"], _deck_out(state))
         return None
@@ -245,14 +207,6 @@ def _verify(
 
 def verify(state: State, seat: int, move: Move) -> None:
     _verify(state, seat, move, cards_of(state))
-
-
-def to_act(state: State) -> list[int]:
-    if state["match"]["over"]:
-        return []
-    if round_over(state):
-        return [match.next_round_seat(state["match"])]
-    return [int(state["turn"]["seat"])]
 
 
 def _claim_moves(state: State, seat: int, hand: Sequence[Mapping[str, Any]]) -> list[Move]:
@@ -483,11 +437,7 @@ def _end_round(
             }
         )
     result = scoring.round_result(state["zones"], state["runs"], cards, reason, went_out)
-    m, more = match.end_round(state["match"], [s["points"] for s in result["seats"]])
-    new = {**state, "turn": None, "result": result, "match": m}
-    events.append({"type": "round_ended", "round": m["round"], **result})
-    events.extend(more)
-    return new, events
+    return dm.end_round(state, result, events)
 
 
 def _next_round(state: State, cards: TableCards) -> tuple[State, list[Event]]:

@@ -14,24 +14,20 @@ from typing import Any
 
 from rules import draw_discard as dd
 from rules.chemistry.decks.compound import (
-    DECK_NAMES,
     TableCards,
-    custom_deck,
     custom_key,
     named_table_cards,
 )
 from rules.chemistry.elements import element
-from rules.core import JSON, Event, RuleViolation, State
+from rules.core import JSON, Event, State
 from rules.zones import Seen, Zone
 
 LAYOUT = dd.layout(Zone("runs", Seen.PUBLIC, per_seat=True, ordered=False))
 """The shared table plus each seat's board of runs (every card on it face up)."""
 
 DECK_OUT = "end_round"  # the shared draw step never reshuffles: this game does it (below)
-DECK_CHOICES = ("covalent", "ionic", "both")
 RUNS = ("own", "anyone", "three")
 MAX_RESHUFFLES = 5
-ONE_EXPANSION_MAX = 3
 
 
 def cards_of(state: State) -> TableCards:
@@ -39,29 +35,6 @@ def cards_of(state: State) -> TableCards:
     names = tuple(state["decks"])
     custom = custom_key(state["options"]["compounds"]) if "custom" in names else ()
     return named_table_cards(names, custom, basic=True)
-
-
-def choose_decks(opts: dict[str, Any], players: int) -> list[str]:
-    """The expansion deck names in play (``opts["compounds"]`` is normalised in place)."""
-    chosen, custom = opts["decks"], opts["compounds"]
-    if chosen is not None and chosen not in DECK_CHOICES:
-        raise RuleViolation(
-            "bad_option", f"decks must be one of {list(DECK_CHOICES)} or null, not {chosen!r}."
-        )
-    if custom is not None:
-        if chosen is not None:
-            raise RuleViolation(
-                "bad_option",
-                "Give either decks (the built-in expansions) or compounds (your own), not both.",
-            )
-        deck = custom_deck(custom)  # raises bad_compounds
-        opts["compounds"] = [
-            {"formula": c.formula, "name": c.name, "bonding": c.bonding} for c in deck.compounds
-        ]
-        return ["custom"]
-    if chosen is None:
-        return ["covalent"] if players <= ONE_EXPANSION_MAX else list(DECK_NAMES)
-    return list(DECK_NAMES) if chosen == "both" else [chosen]
 
 
 def new_turn(seat: int) -> JSON:

@@ -1,6 +1,7 @@
 """Bots for Compound Capture: ``random`` and ``greedy``.
 
-``random`` picks uniformly among the legal moves (with the game's seeded generator).
+``random`` picks uniformly among the legal moves (with the game's seeded generator:
+:func:`rules.draw_discard_match.choose`).
 
 ``greedy`` plays for the score now and for the compounds on the table:
 
@@ -21,25 +22,9 @@ from collections import Counter
 from collections.abc import Sequence
 
 from rules.chemistry.decks.compound import TableCards
-from rules.core import JSON, Move, RuleViolation, State
-from rules.rng import RngState, choice
+from rules.core import JSON, Move, State
 
 from .scoring import COMPOUND_POINTS, ELEMENT_PENALTY, WILD_PENALTY
-
-BOTS = ("random", "greedy")
-
-
-def choose(
-    state: State, seat: int, bot: str, legal: Sequence[Move], cards: TableCards
-) -> tuple[Move, RngState]:
-    """The move ``bot`` makes for ``seat`` among ``legal``, and the advanced generator."""
-    rng: RngState = state["rng"]
-    if bot == "random":
-        rng, move = choice(rng, list(legal))
-        return move, rng
-    if bot == "greedy":
-        return greedy(state, seat, legal, cards), rng
-    raise RuleViolation("unknown_bot", f"There is no bot {bot!r}; choose one of {list(BOTS)}.")
 
 
 def capture_gain(move: Move, cards: TableCards) -> int:
@@ -49,17 +34,23 @@ def capture_gain(move: Move, cards: TableCards) -> int:
     return COMPOUND_POINTS + ELEMENT_PENALTY * elements + WILD_PENALTY * wilds
 
 
+def row_needs(state: State, cards: TableCards) -> tuple[Counter[str], Counter[str]]:
+    """What the face-up compounds ask for, per element symbol: the largest count of it in
+    one compound, and how many compounds use it."""
+    most: Counter[str] = Counter()
+    users: Counter[str] = Counter()
+    for compound in (cards.compound(c) for c in state["zones"]["row"]):
+        for symbol, n in compound.elements:
+            most[symbol] = max(most[symbol], n)
+            users[symbol] += 1
+    return most, users
+
+
 class _Wants:
     """What the face-up compounds ask of a hand."""
 
     def __init__(self, state: State, seat: int, cards: TableCards) -> None:
-        row = [cards.compound(c) for c in state["zones"]["row"]]
-        self.most: Counter[str] = Counter()  # the largest count of a symbol in one compound
-        self.users: Counter[str] = Counter()  # how many face-up compounds use the symbol
-        for compound in row:
-            for symbol, n in compound.elements:
-                self.most[symbol] = max(self.most[symbol], n)
-                self.users[symbol] += 1
+        self.most, self.users = row_needs(state, cards)
         hand = state["zones"]["hand"][seat]
         self.held = Counter(str(cards.face(c)["symbol"]) for c in hand if not cards.is_wild(c))
 

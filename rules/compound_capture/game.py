@@ -1,11 +1,13 @@
 """Compound Capture: draw two, capture a face-up compound with its elements, or discard.
 
-The table and the turn are :mod:`rules.draw_discard` (shared with Chemistry Canasta);
-the decks are :mod:`rules.chemistry.decks.compound`; rounds are played to 250 with
-:mod:`rules.match`. This module adds the rules of the round: a capture is compulsory
-when one is possible (option ``must_capture``), the round ends when every compound is
-captured or after a lap of turns with no capture (or when the draw deck runs out, with
-``deck_out: "end_round"``), and the scoring of :mod:`.scoring`.
+The table and the turn are :mod:`rules.draw_discard`, and the round in its match (move
+shapes, deck options, views, scores, bots' dispatch) :mod:`rules.draw_discard_match`,
+both shared with Chemistry Canasta; the decks are :mod:`rules.chemistry.decks.compound`;
+rounds are played to 250 with :mod:`rules.match`. This module adds the rules of the
+round: one deck serves 1-3 players, a capture is compulsory when one is possible
+(option ``must_capture``), the round ends when every compound is captured or after a
+lap of turns with no capture (or when the draw deck runs out, with ``deck_out:
+"end_round"``), and the scoring of :mod:`.scoring`.
 
 >>> state = GAME.setup(2, {"target": None}, seed=3)
 >>> GAME.to_act(state), len(state["zones"]["row"]), [len(h) for h in state["zones"]["hand"]]
@@ -21,13 +23,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules import draw_discard as dd
+from rules import draw_discard_match as dm
 from rules import match
 from rules.chemistry.decks.compound import (
     DECK_NAMES,
     CompoundDeck,
     TableCards,
     compound_deck,
-    custom_deck,
     custom_deck_of,
     custom_key,
     named_table_cards,
@@ -41,39 +43,26 @@ from rules.core import (
     GameRules,
     Move,
     Option,
-    Outcome,
     RuleViolation,
     State,
     check_players,
     check_seat,
-    is_int,
     left_of,
     resolve_options,
 )
-from rules.rng import new_rng
 
 from . import scoring
-from .bots import choose
+from .bots import greedy
 
 SEED_PLAYERS = "1 - 3 players use one deck;1 - 6 players use two decks"
 SEED_MATCH = "Multiple rounds can be played until one player reaches 250 points."
 
 LAYOUT = dd.layout()
 
-DECK_CHOICES = ("covalent", "ionic", "both")
-ONE_DECK_MAX = 3
+ONE_DECK_MAX = dm.ONE_DECK_MAX
 
 CODES: Mapping[str, str] = {
-    "not_your_turn": "It is another seat's turn.",
-    "draw_first": "The seat must draw its two cards before capturing or discarding.",
-    "already_drawn": "The seat has drawn its two cards; it must now capture or discard.",
-    "two_from_discard": "The seat already took the top of the discard pile this turn.",
-    "empty_deck": "The draw deck is empty and cannot be refilled now.",
-    "not_face_up": "The compound named is not one of the face-up compounds.",
-    "duplicate_card": "A card is listed twice in one move.",
-    "not_in_hand": "A card played is not in the seat's hand.",
-    "all_wild": "A compound cannot be captured with wild cards alone.",
-    "wrong_elements": "The cards played are not exactly the compound's elements.",
+    **dd.CODES,
     "must_capture": "The seat can capture a compound, so it may not discard.",
     "bad_compounds": "The custom compound list is invalid or does not make a sound deck.",
     **match.CODES,
@@ -85,12 +74,7 @@ def _player_counts() -> dict[int, dict[str, int]]:
     for players in range(1, 7):
         decks = 1 if players <= ONE_DECK_MAX else 2
         playing = decks * compound_deck("covalent").playing_cards
-        table[players] = {
-            "decks": decks,
-            "hand_size": dd.HAND,
-            "face_up": dd.FACE_UP,
-            "draw_deck": playing - dd.HAND * players - 1,
-        }
+        table[players] = {"decks": decks, **dd.deal_counts(playing, players)}
     return table
 
 
@@ -113,7 +97,7 @@ INFO = GameInfo(
             "Which compound deck(s): 'covalent', 'ionic' or 'both'. One deck serves 1-3 "
             "players, both serve 1-6. null: the Covalent deck for 1-3 players, both decks "
             f'for 4-6. Seed: "{SEED_PLAYERS}"',
-            choices=(None, *DECK_CHOICES),
+            choices=(None, *dm.DECK_CHOICES),
         ),
         Option(
             "compounds",
@@ -181,33 +165,16 @@ def cards_of(state: State) -> TableCards:
 
 
 def _choose_decks(players: int, opts: dict[str, Any]) -> list[str]:
-    chosen, custom = opts["decks"], opts["compounds"]
-    if chosen is not None and chosen not in DECK_CHOICES:
-        raise RuleViolation(
-            "bad_option", f"decks must be one of {list(DECK_CHOICES)} or null, not {chosen!r}."
-        )
-    if custom is not None:
-        if chosen is not None:
-            raise RuleViolation(
-                "bad_option",
-                "Give either decks (the built-in decks) or compounds (your own deck), not both.",
-            )
-        deck = custom_deck(custom)  # raises bad_compounds
-        opts["compounds"] = [
-            {"formula": c.formula, "name": c.name, "bonding": c.bonding} for c in deck.compounds
-        ]
-        return ["custom"] * (1 if players <= ONE_DECK_MAX else 2)
-    if chosen is None:
-        return ["covalent"] if players <= ONE_DECK_MAX else list(DECK_NAMES)
-    if chosen == "both":
-        return list(DECK_NAMES)
-    if players > ONE_DECK_MAX:
+    decks = dm.decks_chosen(opts, players, built_in="the built-in decks", own="your own deck")
+    if decks == ["custom"]:  # a copy of it for each deck that more players need
+        return decks * (1 if players <= ONE_DECK_MAX else 2)
+    if len(decks) == 1 and players > ONE_DECK_MAX:
         raise RuleViolation(
             "bad_option",
             f"One deck serves 1-{ONE_DECK_MAX} players; with {players} players use decks: 'both'.",
             rule=SEED_PLAYERS,
         )
-    return [chosen]
+    return decks
 
 
 # ---------------------------------------------------------------- setup -------------
@@ -221,85 +188,22 @@ def setup(players: int, options: Mapping[str, Any], seed: int) -> State:
         )
     if not isinstance(opts["must_capture"], bool):
         raise RuleViolation("bad_option", "must_capture must be true or false.")
-    deal_spec = opts["deal"]
-    if deal_spec is not None and (
-        not isinstance(deal_spec, Mapping) or not set(deal_spec) <= {"hands", "row", "discard"}
-    ):
-        raise RuleViolation(
-            "bad_deal", 'deal must be an object with (optional) "hands", "row" and "discard".'
-        )
+    dd.check_deal_spec(opts["deal"])
     decks = _choose_decks(players, opts)
-    dealer = players - 1  # so that seat 0, left of the dealer, starts the first round
-    state: State = {
-        "players": players,
-        "options": opts,
-        "decks": decks,
-        "rng": new_rng(seed),
-        "match": match.new_match(
-            players,
-            target=opts["target"],
-            dealer=dealer,
-            on_tie=opts["on_tie"],
-            max_rounds=opts["max_rounds"],
-        ),
-        "quiet": 0,
-        "result": None,
-    }
-    state, _ = dd.deal(state, cards_of(state), dealer, LAYOUT, deal_spec)
+    state = {**dm.new_state(players, opts, decks, seed), "quiet": 0, "result": None}
+    dealer = int(state["match"]["dealer"])
+    state, _ = dd.deal(state, cards_of(state), dealer, LAYOUT, opts["deal"])
     return state
 
 
 # ---------------------------------------------------------------- moves -------------
-MOVE_FIELDS: Mapping[str, frozenset[str]] = {
-    "draw": frozenset({"type", "source"}),
-    "capture": frozenset({"type", "compound", "cards"}),
-    "discard": frozenset({"type", "card"}),
-    "next_round": frozenset({"type"}),
-}
-
-
 def parse_move(move: Mapping[str, Any]) -> Move:
-    kind = move.get("type") if isinstance(move, Mapping) else None
-    if not isinstance(kind, str) or kind not in MOVE_FIELDS:
-        raise RuleViolation(
-            "unknown_move",
-            f"{kind!r} is not a move of Compound Capture; use one of {sorted(MOVE_FIELDS)}.",
-            known=sorted(MOVE_FIELDS),
-        )
-    extra = set(move) - MOVE_FIELDS[kind]
-    if extra:
-        raise RuleViolation(
-            "bad_move", f"A {kind!r} move has only {sorted(MOVE_FIELDS[kind])}; remove {extra}."
-        )
-    if kind == "draw":
-        if move.get("source") not in ("deck", "discard"):
-            raise RuleViolation(
-                "bad_move", "A draw names its source: 'deck' (the draw deck) or 'discard'."
-            )
-        return {"type": "draw", "source": move["source"]}
-    if kind == "capture":
-        cards = move.get("cards")
-        if (
-            not is_int(move.get("compound"))
-            or not isinstance(cards, list)
-            or not 1 <= len(cards) <= 60
-            or not all(is_int(c) for c in cards)
-        ):
-            raise RuleViolation(
-                "bad_move",
-                "A capture names the face-up compound card ('compound': its id) and the cards "
-                "you play ('cards': a list of 1 or more card ids from your hand).",
-            )
-        return {"type": "capture", "compound": move["compound"], "cards": list(cards)}
-    if kind == "discard":
-        if not is_int(move.get("card")):
-            raise RuleViolation("bad_move", "A discard names one card id of your hand: 'card'.")
-        return {"type": "discard", "card": move["card"]}
-    return {"type": "next_round"}
+    """A move of the shared turn (:data:`rules.draw_discard_match.MOVE_FIELDS`)."""
+    return dm.parse_table_move(dm.move_kind(move, dm.MOVE_FIELDS, INFO.title), move)
 
 
-def round_over(state: State) -> bool:
-    return state["result"] is not None
+round_over = dm.round_over
+to_act = dm.to_act
 
 
 def _can_capture(state: State, seat: int, cards: TableCards) -> bool:
@@ -308,19 +212,9 @@ def _can_capture(state: State, seat: int, cards: TableCards) -> bool:
 
 def _verify(state: State, seat: int, move: Move, cards: TableCards) -> list[JSON] | None:
     """Raise what forbids ``move``; return a capture's parts."""
-    check_seat(state, seat)
+    dm.verify_match(state, seat, move)
     if move["type"] == "next_round":
-        match.verify_next_round(state["match"], round_over(state), seat)
         return None
-    if state["match"]["over"]:
-        raise RuleViolation("game_over", "The match is over; no more moves are accepted.")
-    if round_over(state):
-        dealer = match.next_round_seat(state["match"])
-        raise RuleViolation(
-            "round_over",
-            f"The round is over: seat {dealer}, the next dealer, deals the next round.",
-            dealer=dealer,
-        )
     deck_out = state["options"]["deck_out"]
     if move["type"] == "draw":
         dd.verify_draw(state, seat, move["source"], deck_out)
@@ -340,14 +234,6 @@ def _verify(state: State, seat: int, move: Move, cards: TableCards) -> list[JSON
 
 def verify(state: State, seat: int, move: Move) -> None:
     _verify(state, seat, move, cards_of(state))
-
-
-def to_act(state: State) -> list[int]:
-    if state["match"]["over"]:
-        return []
-    if round_over(state):
-        return [match.next_round_seat(state["match"])]
-    return [int(state["turn"]["seat"])]
 
 
 def legal_moves(state: State, seat: int) -> list[Move]:
@@ -410,12 +296,7 @@ def _end_turn(
         new["turn"] = dd.new_turn(nxt)
         events.append({"type": "turn_started", "seat": nxt})
         return new, events
-    result = scoring.round_result(new["zones"], cards, reason)
-    m, more = match.end_round(new["match"], [s["points"] for s in result["seats"]])
-    new.update(turn=None, result=result, match=m)
-    events.append({"type": "round_ended", "round": m["round"], **result})
-    events.extend(more)
-    return new, events
+    return dm.end_round(new, scoring.round_result(new["zones"], cards, reason), events)
 
 
 def _next_round(state: State, cards: TableCards) -> tuple[State, list[Event]]:
@@ -428,151 +309,57 @@ def _next_round(state: State, cards: TableCards) -> tuple[State, list[Event]]:
 
 # ---------------------------------------------------------------- views -------------
 def view(state: State, seat: int | None) -> JSON:
-    if seat is not None:
-        check_seat(state, seat)
-    cards = cards_of(state)
-    show = cards.face
-    zones = state["zones"]
-    players = int(state["players"])
-    result = state["result"]
-    m = state["match"]
-    discard = LAYOUT.pile_view(zones, ("discard", None), seat, show)
-    discard["top"] = show(zones["discard"][-1]) if zones["discard"] else None
-    seats = []
-    for s in range(players):
-        captured = zones["captured"][s]
-        seats.append(
-            {
-                "seat": s,
-                "hand_count": len(zones["hand"][s]),
-                "captured": LAYOUT.pile_view(zones, ("captured", s), seat, show),
-                "compound_points": scoring.COMPOUND_POINTS * len(captured),
-                "round_points": result["seats"][s]["points"] if result else None,
-                "total": m["totals"][s],
-            }
-        )
-    out: JSON = {
-        "game": INFO.slug,
-        "players": players,
-        "decks": list(state["decks"]),
-        "phase": "match_over" if m["over"] else "round_over" if result else "play",
-        "turn": dict(state["turn"]) if state["turn"] else None,
+    opts = state["options"]
+    rules = {
         "quiet_turns": int(state["quiet"]),
-        "lap": players,
-        "deck_out": state["options"]["deck_out"],
-        "must_capture": state["options"]["must_capture"],
-        "row": LAYOUT.pile_view(zones, ("row", None), seat, show),
-        "compound_pile": LAYOUT.pile_view(zones, ("compounds", None), seat, show),
-        "draw": LAYOUT.pile_view(zones, ("draw", None), seat, show),
-        "discard": discard,
-        "seats": seats,
-        "round_end": result,
-        "match": match.view(m),
-        "you": None,
+        "lap": int(state["players"]),
+        "deck_out": opts["deck_out"],
+        "must_capture": opts["must_capture"],
     }
-    if seat is not None:
-        out["you"] = {"seat": seat, "hand": [show(c) for c in zones["hand"][seat]]}
-    return out
+    return dm.view(
+        state,
+        seat,
+        slug=INFO.slug,
+        table=LAYOUT,
+        cards=cards_of(state),
+        compound_points=scoring.COMPOUND_POINTS,
+        rules=rules,
+    )
 
 
 def scores(state: State) -> JSON:
     """Captured compounds of the round so far; the penalties once the round is over
     (before then they would tell which cards are in a hand)."""
-    cards = cards_of(state)
-    zones = state["zones"]
-    result = state["result"]
-    m = state["match"]
-    seats = []
-    for s in range(int(state["players"])):
-        captured = zones["captured"][s]
-        row: JSON = {
-            "seat": s,
-            "compounds": [str(cards.face(c)["formula"]) for c in captured],
-            "compound_points": scoring.COMPOUND_POINTS * len(captured),
-            "hand_count": len(zones["hand"][s]),
-            "elements_in_hand": None,
-            "wilds_in_hand": None,
-            "penalty": None,
-            "round_points": None,
-            "total": m["totals"][s],
-        }
-        if result:
-            done = result["seats"][s]
-            row.update(
-                elements_in_hand=done["elements_in_hand"],
-                wilds_in_hand=done["wilds_in_hand"],
-                penalty=done["penalty"],
-                round_points=done["points"],
-            )
-        seats.append(row)
-    return {
-        "round": m["round"],
-        "round_over": result is not None,
-        "final": bool(m["over"]),
-        "seats": seats,
-        "rounds": [dict(r) for r in m["rounds"]],
-    }
-
-
-def outcome(state: State) -> Outcome:
-    return match.outcome(state["match"])
+    return dm.scores(state, cards_of(state), scoring.COMPOUND_POINTS)
 
 
 def bot_move(state: State, seat: int, bot: str) -> tuple[Move, State]:
-    if bot not in ("random", "greedy"):
-        raise RuleViolation("unknown_bot", f"There is no bot {bot!r}; choose random or greedy.")
-    legal = legal_moves(state, seat)
-    if not legal:
-        check_seat(state, seat)
-        if state["match"]["over"]:
-            raise RuleViolation("game_over", "The match is over; no more moves are accepted.")
-        raise RuleViolation(
-            "not_your_turn", f"Seat {to_act(state)[0]} is to act, not seat {seat}.", seat=seat
-        )
-    move, rng = choose(state, seat, bot, legal, cards_of(state))
-    return move, {**state, "rng": rng}
+    return dm.bot_move(state, seat, bot, legal_moves, cards_of(state), greedy)
 
 
 # ---------------------------------------------------------------- invariants --------
 def check(state: State) -> None:
     """Cards conserved and in their kind of zone; the row full while compounds remain;
     the turn record consistent with the phase."""
-    cards = cards_of(state)
     zones = state["zones"]
-    problems = LAYOUT.conservation_problems(zones, cards.ids)
+    problems = dd.card_problems(zones, LAYOUT, cards_of(state))
     players = int(state["players"])
-    compound_places = {"compounds", "row", "captured"}
-    for place in LAYOUT.places(zones):
-        for c in LAYOUT.pile(zones, place):
-            if c in cards.ids and (cards.kind(c) == "compound") != (place[0] in compound_places):
-                problems.append(f"card {c} ({cards.kind(c)}) is in {place[0]}")
-    if len(zones["row"]) > dd.FACE_UP or (zones["compounds"] and len(zones["row"]) < dd.FACE_UP):
-        problems.append(f"{len(zones['row'])} compounds face up")
+    problems += dd.row_problems(zones)
     if len(zones["hand"]) != players or len(state["match"]["totals"]) != players:
         problems.append("seat lists differ in length from the player count")
     turn = state["turn"]
     if state["result"] is None:
         if turn is not None and int(turn["drawn"]) == 0 and not zones["discard"]:
             problems.append("a turn starts with an empty discard pile")
-        if turn is None or not 0 <= int(turn["seat"]) < players:
-            problems.append("the round is being played but nobody has the turn")
-        elif not 0 <= int(turn["drawn"]) <= 2 or turn["step"] not in ("draw", "play"):
-            problems.append(f"impossible turn record {turn}")
-        elif turn["step"] == "draw" and int(turn["drawn"]) == 2:
-            problems.append("two cards drawn but still drawing")
+        problem = dd.turn_problem(turn, players)
+        if problem:
+            problems.append(problem)
         if not 0 <= int(state["quiet"]) < players:
             problems.append(f"{state['quiet']} quiet turns in a round still being played")
     elif turn is not None:
         problems.append("the round is over but a seat has the turn")
     if problems:
         raise RuleViolation("state_invalid", "; ".join(problems))
-
-
-def redeal_hidden(state: State, seat: int | None, seed: int) -> State:
-    """``state`` with every card ``seat`` cannot see resampled (element and wild cards
-    among the hidden element places, compound cards within the compound pile)."""
-    zones, rng = dd.redeal_hidden(state["zones"], seat, new_rng(seed))
-    return {**state, "zones": zones, "rng": rng}
 
 
 def deck() -> list[JSON]:
@@ -590,10 +377,10 @@ GAME = GameRules(
     apply=apply,
     view=view,
     scores=scores,
-    outcome=outcome,
+    outcome=dm.outcome,
     bot_move=bot_move,
     check=check,
-    redeal_hidden=redeal_hidden,
+    redeal_hidden=dm.redeal_hidden,
     deck=deck,
     layout=LAYOUT,
 )
