@@ -25,7 +25,7 @@ from .polymerization_helpers import (
     S3,
     TEMPO,
 )
-from .test_openapi import response_schema, validator
+from .test_openapi import conforms as shared_conforms
 
 SLUG = "polymerization"
 HANDS = [[FENTON[0], S1[0], S2[0], 38, 39, 40], [FENTON[1], S1[1], 18, 19, 20, 28]]
@@ -37,9 +37,7 @@ def spec() -> dict[str, Any]:
 
 
 def conforms(spec: dict[str, Any], endpoint: str, body: dict[str, Any], status: int = 200) -> None:
-    schema = response_schema(spec, f"/v1/{SLUG}/{endpoint}", status)
-    errors = sorted(validator(spec, schema).iter_errors(body), key=str)
-    assert not errors, f"{endpoint}: {errors[0].message} at {list(errors[0].path)}"
+    shared_conforms(spec, f"/v1/{SLUG}/{endpoint}", body, status)
 
 
 def test_a_game_over_http(table: Any, spec: dict[str, Any]) -> None:
