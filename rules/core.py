@@ -17,15 +17,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any
 
-if TYPE_CHECKING:
-    from rules.zones import Layout
+from rules import shapes
+from rules.rng import choice, new_rng
+from rules.state import JSON, Event, Move, State
+from rules.wire import Wire
+from rules.zones import Layout
 
-State: TypeAlias = dict[str, Any]
-Move: TypeAlias = dict[str, Any]
-Event: TypeAlias = dict[str, Any]
-JSON: TypeAlias = dict[str, Any]
+__all__ = ["JSON", "Event", "Move", "State"]
 
 
 class Dynamics(StrEnum):
@@ -38,18 +38,140 @@ class Dynamics(StrEnum):
 
 @dataclass(frozen=True)
 class Option:
-    """A setup option a teacher or a test may set; ``kind`` names its JSON shape."""
+    """A setup option a teacher or a test may set; ``kind`` names its JSON shape.
+
+    Options are declared once, as the members of a game's options ``TypedDict``
+    (:func:`options_of`); ``node`` is the declared shape every given value is checked
+    against, and ``code`` the rule code a bad value gets.
+    """
 
     name: str
     kind: str
     default: Any
     description: str
     choices: tuple[Any, ...] = ()
+    node: shapes.Node | None = None
+    code: str = "bad_option"
+
+
+def options_of(declaration: type) -> tuple[Option, ...]:
+    """The options a ``TypedDict`` declares: each member's type, default and description.
+
+    >>> from typing import Annotated, Literal, TypedDict
+    >>> from rules.shapes import F
+    >>> class Options(TypedDict, total=False):
+    ...     target: Annotated[int | None, F("Points to win.", default=250, minimum=1)]
+    ...     mode: Annotated[Literal["a", "b"], F("How.", default="a")]
+    >>> [(o.name, o.kind, o.default, o.choices) for o in options_of(Options)]
+    [('target', 'int | null', 250, ()), ('mode', "'a' | 'b'", 'a', ('a', 'b'))]
+    """
+    node = shapes.shape(declaration)
+    if not isinstance(node, shapes.Obj):
+        raise TypeError("options are declared as a TypedDict")
+    out = []
+    for member in node.members:
+        facts = member.node.facts
+        if facts.default is shapes.MISSING:
+            raise TypeError(f"option {member.name!r} declares no default")
+        if not facts.description:
+            raise TypeError(f"option {member.name!r} has no description")
+        inner = member.node.inner if isinstance(member.node, shapes.Nullable) else member.node
+        choices = inner.values if isinstance(inner, shapes.Enum) else ()
+        if isinstance(member.node, shapes.Nullable) and choices:
+            choices = (*choices, None)
+        out.append(
+            Option(
+                member.name,
+                shapes.type_text(member.node),
+                facts.default,
+                facts.description,
+                choices,
+                node=member.node,
+                code=facts.code or "bad_option",
+            )
+        )
+    return tuple(out)
+
+
+class At(StrEnum):
+    """Where a rule code can be answered."""
+
+    SETUP = "setup"
+    """Dealing a game (the setup request's players and options)."""
+    MOVE = "move"
+    """A seat's move."""
+    BOT = "bot"
+    """A bot asked to move for a seat: the reasons a seat has no move now."""
+
+
+@dataclass(frozen=True)
+class Code:
+    """A rule code: what it means, where it can be answered and with which status.
+
+    ``at`` names the operations (:class:`At`, or a game's own operation such as
+    Polymer's ``arrangement``); empty for an internal consistency check the service
+    never answers with.
+    """
+
+    description: str
+    at: frozenset[str] = frozenset({At.MOVE})
+    status: int = 422
+
+    @classmethod
+    def setup(cls, description: str) -> Code:
+        return cls(description, frozenset({At.SETUP}))
+
+    @classmethod
+    def move(cls, description: str, status: int = 422) -> Code:
+        return cls(description, frozenset({At.MOVE}), status)
+
+    @classmethod
+    def turn(cls, description: str, status: int = 422) -> Code:
+        """A reason a seat cannot act now: refuses its move and a bot's move for it."""
+        return cls(description, frozenset({At.MOVE, At.BOT}), status)
+
+    @classmethod
+    def internal(cls, description: str) -> Code:
+        return cls(description, frozenset())
+
+    @classmethod
+    def on(cls, operation: str, description: str, status: int = 422) -> Code:
+        return cls(description, frozenset({operation}), status)
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a game's original rules come from, as far as their own text says.
+
+    The project keeps no copy of them: its rules document (``docs/rules/<slug>.md``)
+    quotes only the sentences it interprets and names this source.
+
+    - ``title``: the title the rules give the game (None when they give none);
+    - ``publisher``: who published them, as the text names them (None: it names nobody);
+    - ``origin``: what the text says of itself: its form, the products it names.
+    """
+
+    title: str | None
+    publisher: str | None
+    origin: str
+
+    def to_json(self, slug: str) -> JSON:
+        """The ``source`` member of ``GET /v1/games/<slug>``, with where the
+        interpretation lives."""
+        return {
+            "title": self.title,
+            "publisher": self.publisher,
+            "origin": self.origin,
+            "interpretation": f"docs/rules/{slug}.md",
+        }
 
 
 @dataclass(frozen=True)
 class GameInfo:
-    """Declared facts about a game, served by ``GET /v1/games/<slug>``."""
+    """Declared facts about a game, served by ``GET /v1/games/<slug>``.
+
+    ``seed_file`` names the project's working copy of the rules text (not a public
+    source); ``source`` cites the original rules."""
 
     slug: str
     title: str
@@ -60,23 +182,36 @@ class GameInfo:
     has_chance: bool
     rules_version: int
     summary: str
+    source: Source
     options: tuple[Option, ...] = ()
     bots: tuple[str, ...] = ("random", "greedy")
     player_counts: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
-    codes: Mapping[str, str] = field(default_factory=dict)
+    codes: Mapping[str, Code] = field(default_factory=dict)
+
+    def all_codes(self) -> dict[str, Code]:
+        """The core codes and the game's own (the game's win where both define one)."""
+        return {**CORE_CODES, **self.codes}
+
+    def codes_at(self, where: str) -> list[str]:
+        """The codes that can be answered at ``where`` (an :class:`At` or an operation)."""
+        return sorted(c for c, code in self.all_codes().items() if where in code.at)
 
 
-CORE_CODES: Mapping[str, str] = {
-    "bad_players": "The player count is not a whole number in the game's range.",
-    "unknown_option": "A setup option this game does not have.",
-    "bad_option": "A setup option has the wrong type or an impossible value.",
-    "seat_out_of_range": "The seat number is not at this table.",
-    "unknown_move": "The move's type is not one this game knows.",
-    "bad_move": "The move object is missing a field or has one of the wrong type.",
-    "game_over": "The game has ended; no more moves are accepted.",
-    "unknown_bot": "The bot name is not one this game offers.",
-    "state_invalid": "The state breaks an invariant of the rules.",
-    "bad_deal": "The custom deal is not one list of cards per seat as the game requires.",
+CORE_CODES: Mapping[str, Code] = {
+    "bad_players": Code.setup("The player count is not a whole number in the game's range."),
+    "unknown_option": Code.setup("A setup option this game does not have."),
+    "bad_option": Code.setup("A setup option has the wrong type or an impossible value."),
+    "bad_deal": Code.setup(
+        "The custom deal is not one list of cards per seat as the game requires."
+    ),
+    "seat_out_of_range": Code(
+        "The seat number is not at this table.", frozenset({At.MOVE, At.BOT})
+    ),
+    "unknown_move": Code.move("The move's type is not one this game knows."),
+    "bad_move": Code.move("The move object is missing a field or has one of the wrong type."),
+    "game_over": Code.turn("The game has ended; no more moves are accepted."),
+    "unknown_bot": Code.internal("The bot name is not one this game offers."),
+    "state_invalid": Code.internal("The state breaks an invariant of the rules."),
 }
 
 
@@ -139,19 +274,87 @@ class Outcome:
         }
 
 
+Chooser = Callable[[State, int, list[Move]], tuple[Move, State]]
+"""A bot: given the seat's legal moves (never empty), its move and the state with the
+random generator it advanced."""
+
+
+def random_bot(state: State, seat: int, legal: list[Move]) -> tuple[Move, State]:
+    """Any legal move, uniformly, drawn with the game's own generator (``state["rng"]``)."""
+    rng, move = choice(state["rng"], legal)
+    return move, {**state, "rng": rng}
+
+
+@dataclass(frozen=True)
+class Clock:
+    """How a real-time game keeps time. The rules never read a clock: the service passes
+    its own (``now_ms``, ms since the Unix epoch by the session store's clock).
+
+    - ``public``: the ``TypedDict`` of the members every session answer and stream
+      message carries (the phase, the deadline, the server's time...);
+    - ``block(state, now_ms)``: their values;
+    - ``prepare(state, now_ms)``: the state as of ``now_ms``, before a move is checked;
+    - ``stamp(move, now_ms)``: a move as the rules receive it (with the time);
+    - ``deadline(state)``: when moves stop being accepted, if the clock is running;
+    - ``ends_at(state)``: when time is (or was) up, once the clock has started;
+    - ``expire(state)``: the game's own transition once the deadline has passed;
+    - ``started(state, now_ms)``: the game with its clock started at ``now_ms`` (the
+      contract's examples);
+    - ``stored(state)``: public facts kept readable beside the session (operators).
+    """
+
+    public: type
+    block: Callable[[State, int], JSON]
+    prepare: Callable[[State, int], State]
+    stamp: Callable[[Move, int], Move]
+    deadline: Callable[[State], int | None]
+    ends_at: Callable[[State], int | None]
+    expire: Callable[[State], tuple[State, list[Event]]]
+    started: Callable[[State, int], State]
+    stored: Callable[[State], JSON]
+
+
+@dataclass(frozen=True)
+class Extra:
+    """A game's own operation besides moves, served at ``.../sessions/{id}/<name>``.
+
+    ``by`` is who may call it (``seat``: a seat named in the body with its credential;
+    ``host``: the host credential, no body). A *query* gives ``answer(state, seat,
+    body)`` (shape ``answers``); a *command* gives ``change(state, now_ms)``, the new
+    state and its events, committed like a move. Its refusals are the codes declared
+    ``at`` this name.
+    """
+
+    name: str
+    summary: str
+    description: str
+    by: str
+    request: type | None = None
+    answers: type | None = None
+    answer: Callable[[State, int, Mapping[str, Any]], JSON] | None = None
+    change: Callable[[State, int], tuple[State, list[Event]]] | None = None
+
+
+def _derived(*args: Any) -> Any:
+    raise AssertionError("replaced in GameRules.__post_init__")  # pragma: no cover
+
+
 @dataclass(frozen=True)
 class GameRules:
-    """What every registered game provides: its metadata and pure functions.
+    """What every registered game provides: its metadata, its shapes and pure functions.
 
     A game module builds one of these from its functions (``GAME = GameRules(...)``);
     the service, the bots and the conformance tests only ever use this record.
 
+    - ``wire``: the game's JSON shapes (:class:`rules.wire.Wire`), declared once.
     - ``setup(players, options, seed)``: deal a new game, deterministic for ``seed``.
     - ``parse_move(move)``: check a move object's shape; return it normalised, or raise
-      ``RuleViolation`` (``unknown_move`` / ``bad_move``).
+      ``RuleViolation`` (``unknown_move`` / ``bad_move``). Derived from the declared
+      moves unless given.
     - ``verify(state, seat, move)``: raise the ``RuleViolation`` that forbids a parsed
       ``move`` now, if any. Legality lives here only: ``apply`` and ``legal_moves``
-      both call it (the verify / can / apply triad).
+      both call it (the verify / can / apply triad; :class:`rules.actions.Actions`
+      builds all four from one entry per move type).
     - ``to_act(state)``: seats that may act now (empty once the game is over).
     - ``legal_moves(state, seat)``: every move ``seat`` may make now (where the space
       is finite), each passing ``verify``.
@@ -159,43 +362,173 @@ class GameRules:
     - ``view(state, seat)``: what ``seat`` (or an observer, ``None``) may see.
     - ``scores(state)``: per-seat totals with their evidence.
     - ``outcome(state)``: finished?, winners, ranking with places, tie-break.
-    - ``bot_move(state, seat, bot)``: a bot's move and the state with its RNG advanced.
+    - ``bots``: the game's own bots by name (``random`` is always there); ``waiting``
+      raises why a seat has no move now. ``bot_move(state, seat, bot)`` (a bot's move
+      and the state with its generator advanced) is derived from them unless given.
     - ``check(state)``: raise ``RuleViolation('state_invalid', ...)`` on a broken
-      invariant.
+      invariant. Derived from the layout (every card of ``cards(state)`` held exactly
+      once) and ``invariants(state)`` (the game's own problems) unless given.
     - ``redeal_hidden(state, seat, seed)``: ``state`` with everything ``seat`` cannot
-      see resampled (the leak tests: the seat's view must not change).
+      see resampled (the leak tests: the seat's view must not change). Derived from
+      the layout (``state["zones"]`` and ``state["rng"]``) unless given.
     - ``deck()``: every card, as ``GET /v1/games/<slug>`` lists it.
     - ``resources``: further read-only documents served at
       ``GET /v1/games/<slug>/<name>`` (e.g. the word list), as ``name -> producer``.
+    - ``clock``: a real-time game's :class:`Clock` (it is then only played as a hosted
+      session: the service's clock is the only one every device shares);
+    - ``extras``: the game's own operations besides moves (:class:`Extra`).
     - ``layout``: for a game whose cards live in ``state["zones"]``, the
-      :class:`rules.zones.Layout` saying who sees what; the conformance test then
-      also checks that no event delivered to a seat names a card it cannot see.
+      :class:`rules.zones.Layout` saying who sees what (or a function of the state,
+      when an option changes it); the conformance test then also checks that no
+      event delivered to a seat names a card it cannot see.
     """
 
     info: GameInfo
     setup: Callable[[int, Mapping[str, Any], int], State]
-    parse_move: Callable[[Mapping[str, Any]], Move]
-    verify: Callable[[State, int, Move], None]
     to_act: Callable[[State], list[int]]
-    legal_moves: Callable[[State, int], list[Move]]
-    apply: Callable[[State, int, Move], tuple[State, list[Event]]]
     view: Callable[[State, int | None], JSON]
     scores: Callable[[State], JSON]
     outcome: Callable[[State], Outcome]
-    bot_move: Callable[[State, int, str], tuple[Move, State]]
-    check: Callable[[State], None]
-    redeal_hidden: Callable[[State, int | None, int], State]
+    verify: Callable[[State, int, Move], None]
+    legal_moves: Callable[[State, int], list[Move]]
+    apply: Callable[[State, int, Move], tuple[State, list[Event]]]
+    wire: Wire
+    parse_move: Callable[[Mapping[str, Any]], Move] = _derived
+    bots: Mapping[str, Chooser] = field(default_factory=dict)
+    waiting: Callable[[State, int], None] | None = None
+    bot_move: Callable[[State, int, str], tuple[Move, State]] = _derived
+    cards: Callable[[State], Iterable[int]] | None = None
+    invariants: Callable[[State], list[str]] | None = None
+    check: Callable[[State], None] = _derived
+    redeal_hidden: Callable[[State, int | None, int], State] = _derived
     deck: Callable[[], list[JSON]] = list
     resources: Mapping[str, Callable[[], JSON]] = field(default_factory=dict)
-    layout: Layout | None = None
+    layout: Layout | Callable[[State], Layout] | None = None
+    clock: Clock | None = None
+    extras: tuple[Extra, ...] = ()
+
+    def __post_init__(self) -> None:
+        derive = {
+            "parse_move": lambda: move_parser(self.wire.moves),
+            "bot_move": self._bot_move,
+            "check": self._check,
+            "redeal_hidden": self._redeal_hidden,
+        }
+        for name, make in derive.items():
+            if getattr(self, name) is _derived:
+                object.__setattr__(self, name, make())
+        missing = set(self.info.bots) - set(self.bots) - {"random"}
+        if self.bot_move is not _derived and missing and self.bots:
+            raise TypeError(f"{self.info.slug}: bots {sorted(missing)} have no chooser")
 
     def can(self, state: State, seat: int, move: Move) -> bool:
         """Whether ``verify`` accepts the parsed ``move`` for ``seat`` now."""
         return can(self.verify, state, seat, move)
 
+    def layout_of(self, state: State) -> Layout | None:
+        """The zone layout of ``state`` (None for a game without zones)."""
+        if self.layout is None or isinstance(self.layout, Layout):
+            return self.layout
+        return self.layout(state)
 
-Game: TypeAlias = GameRules
+    # ------------------------------------------------------ derived from the parts --
+    def _bot_move(self) -> Callable[[State, int, str], tuple[Move, State]]:
+        choosers: dict[str, Chooser] = {"random": random_bot, **self.bots}
+        info, legal_moves, waiting = self.info, self.legal_moves, self.waiting
+
+        def bot_move(state: State, seat: int, bot: str) -> tuple[Move, State]:
+            if bot not in info.bots or bot not in choosers:
+                raise RuleViolation(
+                    "unknown_bot", f"There is no bot {bot!r}; choose one of {list(info.bots)}."
+                )
+            legal = legal_moves(state, seat)
+            if not legal:
+                if waiting is None:
+                    raise TypeError(f"{info.slug} declares no `waiting` for its bots")
+                waiting(state, seat)  # raises why this seat has no move now
+                raise AssertionError(f"seat {seat} has no move, and no reason was given")
+            return choosers[bot](state, seat, legal)
+
+        return bot_move
+
+    def _check(self) -> Callable[[State], None]:
+        cards, invariants, layout_of = self.cards, self.invariants, self.layout_of
+
+        def check(state: State) -> None:
+            problems: list[str] = []
+            layout = layout_of(state)
+            if layout is not None:
+                if cards is None:
+                    raise TypeError("a zone game declares `cards` to check conservation")
+                problems += layout.conservation_problems(state["zones"], cards(state))
+            if invariants is not None:
+                problems += invariants(state)
+            if problems:
+                raise RuleViolation("state_invalid", "; ".join(problems))
+
+        return check
+
+    def _redeal_hidden(self) -> Callable[[State, int | None, int], State]:
+        layout_of = self.layout_of
+
+        def redeal_hidden(state: State, seat: int | None, seed: int) -> State:
+            layout = layout_of(state)
+            if layout is None:
+                raise TypeError("only a zone game's redeal_hidden can be derived")
+            zones, rng = layout.redeal_hidden(state["zones"], seat, new_rng(seed))
+            return {**state, "zones": zones, "rng": rng}
+
+        return redeal_hidden
+
+
+Game = GameRules
 """The type every registered game has (kept as a name for readability)."""
+
+
+def move_parser(moves: Sequence[type]) -> Callable[[Mapping[str, Any]], Move]:
+    """``parse_move`` from the declared move types: ``unknown_move`` for a ``type`` the
+    game does not have, ``bad_move`` (with ``errors`` per field) for a bad field.
+
+    >>> from typing import Literal, TypedDict
+    >>> class Draw(TypedDict):
+    ...     type: Literal["draw"]
+    >>> parse = move_parser([Draw])
+    >>> parse({"type": "draw"})
+    {'type': 'draw'}
+    >>> try:
+    ...     parse({"type": "fly"})
+    ... except RuleViolation as err:
+    ...     err.code, err.message
+    ('unknown_move', "'fly' is not a move of this game; use one of: draw.")
+    """
+    node = shapes.OneOf(options=tuple(shapes.shape(m) for m in moves))
+    tags = sorted(str(shapes.tag_of(shapes.shape(m))) for m in moves)
+    check = shapes.checker(node)
+
+    def parse_move(move: Mapping[str, Any]) -> Move:
+        try:
+            parsed: Move = check(move)
+        except shapes.ShapeError as err:
+            if err.unknown_tag or not isinstance(move, dict):
+                kind = move.get("type") if isinstance(move, dict) else move
+                raise RuleViolation(
+                    "unknown_move",
+                    f"{_quoted(kind)} is not a move of this game; use one of: {', '.join(tags)}.",
+                    known=tags,
+                ) from None
+            raise RuleViolation(
+                "bad_move",
+                f"This {move.get('type')!r} move is not well formed: {shapes.summary(err.errors)}",
+                errors={"move": err.errors},
+            ) from None
+        return parsed
+
+    return parse_move
+
+
+def _quoted(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def can(verify: Callable[[State, int, Move], None], state: State, seat: int, move: Move) -> bool:
@@ -329,7 +662,11 @@ def check_players(info: GameInfo, players: object) -> int:
 
 
 def resolve_options(info: GameInfo, options: Mapping[str, Any] | None) -> dict[str, Any]:
-    """Fill defaults and refuse unknown option names."""
+    """Every option's value: the given ones checked against their declared shapes
+    (``bad_option``, or the option's own code such as ``bad_deal``), the rest their
+    defaults; an option the game does not have is ``unknown_option``."""
+    if options is not None and not isinstance(options, Mapping):
+        raise RuleViolation("bad_option", f"options must be an object, not {_quoted(options)}.")
     given = dict(options or {})
     known = {opt.name for opt in info.options}
     unknown = sorted(set(given) - known)
@@ -337,10 +674,28 @@ def resolve_options(info: GameInfo, options: Mapping[str, Any] | None) -> dict[s
         raise RuleViolation(
             "unknown_option",
             f"{info.title} has no option {', '.join(map(repr, unknown))}; "
-            f"known options: {', '.join(sorted(known)) or 'none'}.",
+            f"its options are: {', '.join(sorted(known)) or 'none'}.",
             unknown=unknown,
+            errors={"options": {name: ["Unknown field."] for name in unknown}},
         )
-    return {opt.name: given.get(opt.name, opt.default) for opt in info.options}
+    out: dict[str, Any] = {}
+    for opt in info.options:
+        if opt.name not in given:
+            out[opt.name] = opt.default
+            continue
+        value = given[opt.name]
+        if opt.node is not None:
+            try:
+                value = shapes.parse(value, opt.node)
+            except shapes.ShapeError as err:
+                raise RuleViolation(
+                    opt.code,
+                    f"The option {opt.name!r} has a wrong value: "
+                    f"{shapes.summary({opt.name: err.errors})}",
+                    errors={"options": {opt.name: err.errors}},
+                ) from None
+        out[opt.name] = value
+    return out
 
 
 def left_of(seat: int, players: int) -> int:

@@ -26,10 +26,10 @@ that finds no card it may draw (both piles spent) ends its draw early (event
 ``draw_ended``); it always gets at least one card, because the discard pile is never
 empty when a turn starts.
 
-Refusals are ``RuleViolation`` with these codes: ``not_your_turn``, ``draw_first``,
-``already_drawn``, ``two_from_discard``, ``empty_deck``,
-``not_face_up``, ``duplicate_card``, ``not_in_hand``, ``bad_deal``, and from
-:func:`rules.chemistry.compounds.capture_parts` ``all_wild`` and ``wrong_elements``.
+Refusals are ``RuleViolation`` with the codes of :data:`CODES`, ``bad_deal`` (a fixed
+deal's cards), and from :func:`rules.chemistry.compounds.capture_parts` ``all_wild`` and
+``wrong_elements``. The shapes of the moves, views and events are
+:mod:`rules.draw_discard_wire`.
 """
 
 from __future__ import annotations
@@ -39,13 +39,12 @@ from typing import Any
 
 from rules.chemistry.compounds import capture_choices, capture_parts, capture_text, explain
 from rules.chemistry.decks.compound import TableCards
-from rules.core import JSON, Event, RuleViolation, State, left_of
+from rules.core import JSON, Code, Event, RuleViolation, State, left_of
 from rules.rng import RngState, shuffled
 from rules.zones import Layout, Seen, Zone, Zones
 
 __all__ = [
     "CODES",
-    "DECK_OUT",
     "FACE_UP",
     "HAND",
     "SEED_DEAL",
@@ -55,14 +54,14 @@ __all__ = [
     "apply_capture",
     "apply_discard",
     "apply_draw",
+    "can_capture",
     "capture_moves",
-    "card_problems",
-    "check_deal_spec",
     "deal",
     "deal_counts",
     "deck_ran_out",
     "draw_sources",
     "layout",
+    "misplaced",
     "new_turn",
     "redeal_hidden",
     "reshuffle",
@@ -77,7 +76,6 @@ __all__ = [
 
 FACE_UP = 6
 HAND = 7
-DECK_OUT = ("reshuffle", "end_round")
 
 SEED_DEAL = (
     "Deal each player 7 cards from the deck of element cards and wild cards. Place remaining "
@@ -98,20 +96,21 @@ SEED_DISCARD = (
 )
 SEED_ONE_CAPTURE = "Only one card can be captured per turn."
 
-CODES: Mapping[str, str] = {
-    "not_your_turn": "It is another seat's turn.",
-    "draw_first": "The seat must draw its two cards before capturing or discarding.",
-    "already_drawn": "The seat has drawn its two cards; it must now capture or discard.",
-    "two_from_discard": "The seat already took the top of the discard pile this turn.",
-    "empty_deck": "The draw deck is empty and cannot be refilled now.",
-    "not_face_up": "The compound named is not one of the face-up compounds.",
-    "duplicate_card": "A card is listed twice in one move.",
-    "not_in_hand": "A card played is not in the seat's hand.",
-    "all_wild": "A compound cannot be captured with wild cards alone.",
-    "wrong_elements": "The cards played are not exactly the compound's elements.",
+CODES: Mapping[str, Code] = {
+    "not_your_turn": Code.turn("It is another seat's turn."),
+    "draw_first": Code.move("The seat must draw its two cards before capturing or discarding."),
+    "already_drawn": Code.move("The seat has drawn its two cards; it must now capture or discard."),
+    "two_from_discard": Code.move("The seat already took the top of the discard pile this turn."),
+    "empty_deck": Code.move("The draw deck is empty and cannot be refilled now."),
+    "not_face_up": Code.move("The compound named is not one of the face-up compounds."),
+    "duplicate_card": Code.move("A card is listed twice in one move."),
+    "not_in_hand": Code.move("A card played is not in the seat's hand."),
+    "all_wild": Code.move("A compound cannot be captured with wild cards alone."),
+    "wrong_elements": Code.move("The cards played are not exactly the compound's elements."),
 }
 """The codes of the refusals above, for a game's ``GameInfo.codes`` (a game may word
-one for its own turn)."""
+one for its own turn). ``not_your_turn`` is a reason a seat cannot act now: it refuses
+the seat's moves and a bot's move for it; the others refuse one move."""
 
 ZONES: tuple[Zone, ...] = (
     Zone("draw", Seen.HIDDEN),
@@ -151,21 +150,11 @@ def new_turn(seat: int) -> JSON:
 
 
 # ---------------------------------------------------------------- dealing -----------
-def check_deal_spec(spec: object) -> None:
-    """Refuse a ``deal`` option that is not ``None`` or an object of (optional)
-    ``hands``, ``row`` and ``discard`` (their contents are checked by :func:`deal`)."""
-    if spec is not None and (
-        not isinstance(spec, Mapping) or not set(spec) <= {"hands", "row", "discard"}
-    ):
-        raise RuleViolation(
-            "bad_deal", 'deal must be an object with (optional) "hands", "row" and "discard".'
-        )
-
-
 def _fixed(
     spec: Mapping[str, Any], cards: TableCards, players: int
 ) -> tuple[list[list[int]], list[int], list[int]]:
-    """The cards a fixed deal names: hands, row, discard (see :func:`deal`)."""
+    """The cards a fixed deal names: hands, row, discard (see :func:`deal`; its shape is
+    declared: ``rules.draw_discard_wire.DealHands``...)."""
     free: dict[str, list[int]] = {}
     for card in cards.playing_ids():
         face = cards.face(card)
@@ -174,8 +163,8 @@ def _fixed(
     for card in cards.compound_ids():
         formulas.setdefault(str(cards.face(card)["formula"]), []).append(card)
 
-    def take(pool: dict[str, list[int]], name: object, where: str) -> int:
-        if not isinstance(name, str) or not pool.get(name):
+    def take(pool: dict[str, list[int]], name: str, where: str) -> int:
+        if not pool.get(name):
             known = ", ".join(sorted(pool))
             raise RuleViolation(
                 "bad_deal",
@@ -185,19 +174,13 @@ def _fixed(
         return pool[name].pop(0)
 
     hands_spec = spec.get("hands") or [[] for _ in range(players)]
-    if not isinstance(hands_spec, list) or len(hands_spec) != players:
+    if len(hands_spec) != players:
         raise RuleViolation("bad_deal", f"deal.hands must list {players} hands, one per seat.")
-    hands: list[list[int]] = []
-    for seat, names in enumerate(hands_spec):
-        if not isinstance(names, list) or len(names) > HAND:
-            raise RuleViolation(
-                "bad_deal", f"deal.hands[{seat}] must be a list of at most {HAND} cards."
-            )
-        hands.append([take(free, n, f"deal.hands[{seat}]") for n in names])
-    row_spec = spec.get("row") or []
-    if not isinstance(row_spec, list) or len(row_spec) > FACE_UP:
-        raise RuleViolation("bad_deal", f"deal.row must be a list of at most {FACE_UP} formulas.")
-    row = [take(formulas, f, "deal.row") for f in row_spec]
+    hands = [
+        [take(free, n, f"deal.hands[{seat}]") for n in names]
+        for seat, names in enumerate(hands_spec)
+    ]
+    row = [take(formulas, f, "deal.row") for f in spec.get("row") or []]
     top = spec.get("discard")
     discard = [] if top is None else [take(free, top, "deal.discard")]
     return hands, row, discard
@@ -421,8 +404,9 @@ def _name(cards: TableCards, card: int) -> str:
 
 def verify_capture(
     state: State, seat: int, compound: int, played: Sequence[int], cards: TableCards
-) -> list[JSON]:
-    """Refuse a capture, or return its parts (:func:`capture_parts`)."""
+) -> None:
+    """Refuse capturing ``compound`` with the cards ``played`` now (the cards must be
+    exactly its elements: :func:`capture_parts`)."""
     verify_step(state, seat, "play")
     row = state["zones"]["row"]
     if compound not in row:
@@ -435,7 +419,7 @@ def verify_capture(
             card=compound,
         )
     _check_cards(state, seat, played, cards)
-    return capture_parts(cards.compound(compound), [cards.face(c) for c in played])
+    capture_parts(cards.compound(compound), [cards.face(c) for c in played])
 
 
 def apply_capture(
@@ -445,13 +429,14 @@ def apply_capture(
     played: Sequence[int],
     cards: TableCards,
     table: Layout,
-    parts: Sequence[Mapping[str, Any]],
 ) -> tuple[State, list[Event]]:
     """Play ``played`` (in that order: the last is the new top of the discard pile) and
-    take ``compound``; turn up a replacement. The turn is not ended here."""
+    take ``compound`` (verified by :func:`verify_capture`); turn up a replacement. The
+    turn is not ended here."""
+    chemistry = cards.compound(compound)
+    parts = capture_parts(chemistry, [cards.face(c) for c in played])
     zones = table.move(state["zones"], ("hand", seat), ("discard", None), list(played))
     zones = table.move(zones, ("row", None), ("captured", seat), [compound])
-    chemistry = cards.compound(compound)
     events: list[Event] = [
         {
             "type": "compound_captured",
@@ -500,12 +485,44 @@ def apply_discard(
 def capture_moves(state: State, seat: int, cards: TableCards) -> list[JSON]:
     """Every distinct capture ``seat``'s hand can make of a face-up compound (copies of a
     face are interchangeable: each way is listed once, with the lowest-numbered copies)."""
-    hand = [cards.face(c) for c in state["zones"]["hand"][seat]]
     return [
-        {"type": "capture", "compound": compound, "cards": choice}
-        for compound in state["zones"]["row"]
-        for choice in capture_choices(cards.compound(compound), hand)
+        {"type": "capture", "compound": compound, "cards": list(choice)}
+        for compound, choice in _captures_of(state, seat, cards)
     ]
+
+
+def can_capture(state: State, seat: int, cards: TableCards) -> bool:
+    """Whether ``seat``'s hand can capture a face-up compound (:func:`capture_moves`)."""
+    return bool(_captures_of(state, seat, cards))
+
+
+_Capture = tuple[int, tuple[int, ...]]
+"""A compound card and the cards that capture it."""
+_CAPTURES: dict[
+    tuple[int, tuple[int, ...], tuple[int, ...]], tuple[TableCards, tuple[_Capture, ...]]
+] = {}
+_CAPTURES_KEPT = 1024
+
+
+def _captures_of(state: State, seat: int, cards: TableCards) -> tuple[_Capture, ...]:
+    """The captures of :func:`capture_moves`, remembered by table, hand and row: a seat
+    that must capture when it can is asked whether it can for every other move it might
+    make. An entry holds its table, so no other table can take its ``id`` meanwhile."""
+    zones = state["zones"]
+    key = (id(cards), tuple(zones["hand"][seat]), tuple(zones["row"]))
+    known = _CAPTURES.get(key)
+    if known is not None and known[0] is cards:
+        return known[1]
+    faces = [cards.face(c) for c in key[1]]
+    found = tuple(
+        (compound, tuple(choice))
+        for compound in key[2]
+        for choice in capture_choices(cards.compound(compound), faces)
+    )
+    if len(_CAPTURES) >= _CAPTURES_KEPT:
+        _CAPTURES.clear()
+    _CAPTURES[key] = (cards, found)
+    return found
 
 
 def deck_ran_out(state: State, deck_out: str) -> bool:
@@ -518,10 +535,10 @@ def deck_ran_out(state: State, deck_out: str) -> bool:
 _COMPOUND_PLACES = frozenset({"compounds", "row", "captured"})
 
 
-def card_problems(zones: Zones, table: Layout, cards: TableCards) -> list[str]:
-    """Cards lost, doubled or unknown (:meth:`rules.zones.Layout.conservation_problems`),
-    and compound cards outside the compound zones or other cards inside them."""
-    problems = table.conservation_problems(zones, cards.ids)
+def misplaced(zones: Zones, table: Layout, cards: TableCards) -> list[str]:
+    """Compound cards outside the compound zones, or other cards inside them (that every
+    card is held once is the layout's check: ``GameRules(cards=...)``)."""
+    problems = []
     for place in table.places(zones):
         for c in table.pile(zones, place):
             if c in cards.ids and (cards.kind(c) == "compound") != (place[0] in _COMPOUND_PLACES):

@@ -3,19 +3,19 @@ Canasta share above the turn.
 
 :mod:`rules.draw_discard` is the table and the turn; :mod:`rules.match` the rounds to a
 target. Both games build the same game module on them, and this module holds that
-common part once: the state before the first deal, the move shapes of the shared turn
-(``draw``, ``capture``, ``discard``, ``next_round``), the refusals of the match (a move
-once the round or the match is over), who acts, the end of a round, the view of the
-table and the scores rows, and the bots' dispatch. Each game passes in what it adds: its
-title, its own moves, its rules shown in the view, its board and extra points per seat
-(Canasta's runs), its greedy bot and its scoring.
+common part once: the state before the first deal, the refusals of the match (a move
+once the round or the match is over) and the reason a seat has no move, who acts, the
+end of a round, the view of the table and the scores rows, and the greedy bot's
+plumbing. Each game passes in what it adds: its rules shown in the view, its board and
+extra points per seat (Canasta's runs), its greedy bot and its scoring. The shapes of
+all of it are declared in :mod:`rules.draw_discard_wire`.
 
 The state keys used, beyond those of :mod:`rules.draw_discard`: ``options``, ``decks``,
 ``match`` (:mod:`rules.match`) and ``result`` (the finished round's scores, else
 ``None``).
 
-Refusals: ``unknown_move``, ``bad_move``, ``game_over``, ``round_over`` and
-:func:`rules.match.verify_next_round`'s codes, ``unknown_bot``, ``not_your_turn``.
+Refusals: ``game_over``, ``round_over`` and :func:`rules.match.verify_next_round`'s
+codes, ``not_your_turn``.
 """
 
 from __future__ import annotations
@@ -25,45 +25,33 @@ from typing import Any
 
 from rules import draw_discard as dd
 from rules import match
+from rules.actions import Verify
 from rules.chemistry.decks.compound import DECK_NAMES, TableCards, custom_deck
-from rules.core import JSON, Event, Move, Outcome, RuleViolation, State, check_seat, is_int
-from rules.rng import RngState, choice, new_rng
+from rules.core import JSON, Chooser, Event, Move, Outcome, RuleViolation, State, check_seat
+from rules.rng import new_rng
 from rules.zones import Layout
 
 __all__ = [
-    "BOTS",
-    "DECK_CHOICES",
-    "MOVE_FIELDS",
     "ONE_DECK_MAX",
-    "bot_move",
-    "choose",
     "decks_chosen",
     "end_round",
-    "move_kind",
+    "greedy_bot",
+    "in_round",
     "new_state",
+    "next_rounds",
     "outcome",
-    "parse_table_move",
     "redeal_hidden",
     "round_over",
     "scores",
     "to_act",
-    "verify_match",
+    "verify_next_round",
     "view",
+    "waiting",
 ]
 
-BOTS = ("random", "greedy")
-DECK_CHOICES = ("covalent", "ionic", "both")
 ONE_DECK_MAX = 3
 """The most players one compound deck serves (Compound Capture's seed); with option
 ``decks`` null, both games play one deck up to this count and both decks above it."""
-
-MOVE_FIELDS: Mapping[str, frozenset[str]] = {
-    "draw": frozenset({"type", "source"}),
-    "capture": frozenset({"type", "compound", "cards"}),
-    "discard": frozenset({"type", "card"}),
-    "next_round": frozenset({"type"}),
-}
-"""The members of each move of the shared turn and of the match."""
 
 Greedy = Callable[[State, int, Sequence[Move], TableCards], Move]
 PerSeat = Callable[[int], JSON]
@@ -99,10 +87,6 @@ def decks_chosen(opts: dict[str, Any], players: int, *, built_in: str, own: str)
     ``"both"``, else the one named. ``built_in`` and ``own`` name the two kinds in the
     refusal of both options at once."""
     chosen, custom = opts["decks"], opts["compounds"]
-    if chosen is not None and chosen not in DECK_CHOICES:
-        raise RuleViolation(
-            "bad_option", f"decks must be one of {list(DECK_CHOICES)} or null, not {chosen!r}."
-        )
     if custom is not None:
         if chosen is not None:
             raise RuleViolation(
@@ -119,77 +103,50 @@ def decks_chosen(opts: dict[str, Any], players: int, *, built_in: str, own: str)
     return list(DECK_NAMES) if chosen == "both" else [chosen]
 
 
-# ---------------------------------------------------------------- moves -------------
-def move_kind(move: Mapping[str, Any], fields: Mapping[str, frozenset[str]], title: str) -> str:
-    """The ``type`` of ``move``, refusing a type ``title`` does not have (``unknown_move``)
-    or a member its type does not have (``bad_move``). ``fields``: every type's members."""
-    kind = move.get("type") if isinstance(move, Mapping) else None
-    if not isinstance(kind, str) or kind not in fields:
-        raise RuleViolation(
-            "unknown_move",
-            f"{kind!r} is not a move of {title}; use one of {sorted(fields)}.",
-            known=sorted(fields),
-        )
-    extra = set(move) - fields[kind]
-    if extra:
-        raise RuleViolation(
-            "bad_move", f"A {kind!r} move has only {sorted(fields[kind])}; remove {extra}."
-        )
-    return kind
-
-
-def parse_table_move(kind: str, move: Mapping[str, Any]) -> Move:
-    """A move of :data:`MOVE_FIELDS` (its members checked by :func:`move_kind`), with
-    each value checked for its shape."""
-    if kind == "draw":
-        if move.get("source") not in ("deck", "discard"):
-            raise RuleViolation(
-                "bad_move", "A draw names its source: 'deck' (the draw deck) or 'discard'."
-            )
-        return {"type": "draw", "source": move["source"]}
-    if kind == "capture":
-        cards = move.get("cards")
-        if (
-            not is_int(move.get("compound"))
-            or not isinstance(cards, list)
-            or not 1 <= len(cards) <= 60
-            or not all(is_int(c) for c in cards)
-        ):
-            raise RuleViolation(
-                "bad_move",
-                "A capture names the face-up compound card ('compound': its id) and the cards "
-                "you play ('cards': a list of 1 or more card ids from your hand).",
-            )
-        return {"type": "capture", "compound": move["compound"], "cards": list(cards)}
-    if kind == "discard":
-        if not is_int(move.get("card")):
-            raise RuleViolation("bad_move", "A discard names one card id of your hand: 'card'.")
-        return {"type": "discard", "card": move["card"]}
-    return {"type": "next_round"}
-
-
 # ---------------------------------------------------------------- the round ---------
 def round_over(state: State) -> bool:
     return state["result"] is not None
 
 
-def verify_match(state: State, seat: int, move: Move) -> None:
-    """Refuse what the match forbids: a ``next_round`` move out of its time or by another
-    seat than the next dealer (:func:`rules.match.verify_next_round`), and any other move
-    once the match or the round is over."""
+def in_round(verify: Verify) -> Verify:
+    """The ``verify`` of a move of the round (any but ``next_round``), refused first once
+    the match or the round is over."""
+
+    def verify_in_round(state: State, seat: int, move: Move) -> None:
+        if state["match"]["over"]:
+            raise RuleViolation("game_over", "The match is over; no more moves are accepted.")
+        if round_over(state):
+            dealer = match.next_round_seat(state["match"])
+            raise RuleViolation(
+                "round_over",
+                f"The round is over: seat {dealer}, the next dealer, deals the next round.",
+                dealer=dealer,
+            )
+        verify(state, seat, move)
+
+    return verify_in_round
+
+
+def verify_next_round(state: State, seat: int, move: Move) -> None:
+    """Refuse ``next_round`` out of its time or by another seat than the next dealer
+    (:func:`rules.match.verify_next_round`)."""
+    match.verify_next_round(state["match"], round_over(state), seat)
+
+
+def next_rounds(state: State, seat: int) -> list[Move]:
+    """The ``next_round`` move (legal once a round is over, for the next dealer)."""
+    return [{"type": "next_round"}]
+
+
+def waiting(state: State, seat: int) -> None:
+    """Raise why ``seat`` has no move now (a bot asked to move for it): the match is
+    over, or another seat is to act."""
     check_seat(state, seat)
-    if move["type"] == "next_round":
-        match.verify_next_round(state["match"], round_over(state), seat)
-        return
     if state["match"]["over"]:
         raise RuleViolation("game_over", "The match is over; no more moves are accepted.")
-    if round_over(state):
-        dealer = match.next_round_seat(state["match"])
-        raise RuleViolation(
-            "round_over",
-            f"The round is over: seat {dealer}, the next dealer, deals the next round.",
-            dealer=dealer,
-        )
+    raise RuleViolation(
+        "not_your_turn", f"Seat {to_act(state)[0]} is to act, not seat {seat}.", seat=seat
+    )
 
 
 def to_act(state: State) -> list[int]:
@@ -219,7 +176,9 @@ def outcome(state: State) -> Outcome:
 
 def redeal_hidden(state: State, seat: int | None, seed: int) -> State:
     """``state`` with every card ``seat`` cannot see resampled (element and wild cards
-    among the draw deck and the other hands, compound cards within the compound pile)."""
+    among the draw deck and the other hands, compound cards within the compound pile).
+
+    Not the layout's own resampling: that would deal hidden compound cards into hands."""
     zones, rng = dd.redeal_hidden(state["zones"], seat, new_rng(seed))
     return {**state, "zones": zones, "rng": rng}
 
@@ -330,45 +289,11 @@ def scores(
 
 
 # ---------------------------------------------------------------- bots --------------
-def choose(
-    state: State,
-    seat: int,
-    bot: str,
-    legal: Sequence[Move],
-    cards: TableCards,
-    greedy: Greedy,
-) -> tuple[Move, RngState]:
-    """The move ``bot`` makes for ``seat`` among ``legal``, and the advanced generator:
-    ``random`` picks uniformly (with the game's seeded generator), ``greedy`` is the
-    game's own."""
-    rng: RngState = state["rng"]
-    if bot == "random":
-        rng, move = choice(rng, list(legal))
-        return move, rng
-    if bot == "greedy":
-        return greedy(state, seat, legal, cards), rng
-    raise RuleViolation("unknown_bot", f"There is no bot {bot!r}; choose one of {list(BOTS)}.")
+def greedy_bot(greedy: Greedy, cards_of: Callable[[State], TableCards]) -> Chooser:
+    """A game's greedy bot (``greedy(state, seat, legal, cards)``) as ``GameRules`` takes
+    it: it draws no random number, so the state's generator is left as it is."""
 
+    def choose(state: State, seat: int, legal: list[Move]) -> tuple[Move, State]:
+        return greedy(state, seat, legal, cards_of(state)), state
 
-def bot_move(
-    state: State,
-    seat: int,
-    bot: str,
-    legal_moves: Callable[[State, int], list[Move]],
-    cards: TableCards,
-    greedy: Greedy,
-) -> tuple[Move, State]:
-    """The move ``bot`` (:data:`BOTS`) makes for ``seat``, and the state with the
-    generator it advanced; refused for a seat that has no move now."""
-    if bot not in BOTS:
-        raise RuleViolation("unknown_bot", f"There is no bot {bot!r}; choose random or greedy.")
-    legal = legal_moves(state, seat)
-    if not legal:
-        check_seat(state, seat)
-        if state["match"]["over"]:
-            raise RuleViolation("game_over", "The match is over; no more moves are accepted.")
-        raise RuleViolation(
-            "not_your_turn", f"Seat {to_act(state)[0]} is to act, not seat {seat}.", seat=seat
-        )
-    move, rng = choose(state, seat, bot, legal, cards, greedy)
-    return move, {**state, "rng": rng}
+    return choose

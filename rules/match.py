@@ -30,77 +30,115 @@ less than nothing, for every seat needs it to prove that every match ends.
 (1, 1)
 >>> m, events = end_round(next_round(m), [20, 0, 25])
 >>> m["over"], [e["type"] for e in events], outcome(m).winners
-(True, ['round_scored', 'match_over'], (0, 2))
+(True, ['round_scored', 'game_over'], (0, 2))
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Annotated, Any, Literal, TypedDict
 
-from rules.core import JSON, Event, Option, Outcome, RuleViolation, left_of, rank_seats
+from rules.core import JSON, Code, Event, Outcome, RuleViolation, left_of, rank_seats
+from rules.shapes import F, Seat
+from rules.wire import GameOver
 
 ON_TIE = ("share", "play_on")
 
-CODES: Mapping[str, str] = {
-    "round_in_progress": "The round is still being played; next_round only starts a new one.",
-    "round_over": "The round is over: the next dealer moves next_round to deal again.",
-    "match_over": "The match is over; no more rounds are dealt.",
+CODES: Mapping[str, Code] = {
+    "round_in_progress": Code.move(
+        "The round is still being played; next_round only starts a new one."
+    ),
+    "round_over": Code.turn("The round is over: the next dealer moves next_round to deal again."),
+    "match_over": Code.turn("The match is over; no more rounds are dealt."),
 }
 
-
-def target_option(default: int | None, seed_sentence: str) -> Option:
-    """The ``target`` setup option, with the seed's value as its default."""
-    return Option(
-        "target",
-        "int | null",
-        default,
-        f"Play rounds until a seat reaches this total (1-10000); null plays one round. "
-        f'Seed: "{seed_sentence}"',
-    )
-
-
-def on_tie_option(default: str = "share") -> Option:
-    """What happens when seats share the highest total at the end of the match."""
-    return Option(
-        "on_tie",
-        "str",
-        default,
+# ---------------------------------------------------------------- options (declared) -
+Target = Annotated[
+    int | None,
+    F(
+        "Play rounds until a seat reaches this total (1-10000); null plays one round.",
+        default=250,
+        minimum=1,
+        maximum=10_000,
+    ),
+]
+"""The ``target`` option; the default is the seeds' 250 (a game may refine it)."""
+OnTie = Annotated[
+    Literal["share", "play_on"],
+    F(
         "When seats share the highest total once the target is reached: 'share' the win, "
         "or 'play_on' with more rounds until one seat leads.",
-        choices=ON_TIE,
-    )
+        default="share",
+    ),
+]
+MaxRounds = Annotated[
+    int,
+    F(
+        "The match ends after this many rounds (1-1000) even if no seat has reached the "
+        "target; the highest total then wins.",
+        default=30,
+        minimum=1,
+        maximum=1000,
+    ),
+]
 
 
-def max_rounds_option(default: int, why: str) -> Option:
-    """The ``max_rounds`` setup option: the match ends after this many rounds at most."""
-    return Option(
-        "max_rounds",
-        "int",
-        default,
-        f"The match ends after this many rounds (1-1000) even if no seat has reached the "
-        f"target; the highest total then wins. {why}",
-    )
+# ---------------------------------------------------------------- shapes (declared) --
+class NextRoundMove(TypedDict):
+    """Deal the next round (the seat left of the last dealer, once a round is over)."""
+
+    type: Literal["next_round"]
 
 
-def check_options(target: object, on_tie: object = "share", max_rounds: object = None) -> None:
-    """Refuse an impossible ``target``, ``on_tie`` or ``max_rounds`` (``bad_option``)."""
-    if target is not None and (
-        not isinstance(target, int) or isinstance(target, bool) or not 1 <= target <= 10_000
-    ):
-        raise RuleViolation(
-            "bad_option", f"target must be a whole number 1-10000 or null, not {target!r}."
-        )
-    if on_tie not in ON_TIE:
-        raise RuleViolation("bad_option", f"on_tie must be one of {list(ON_TIE)}, not {on_tie!r}.")
-    if max_rounds is not None and (
-        not isinstance(max_rounds, int)
-        or isinstance(max_rounds, bool)
-        or not 1 <= max_rounds <= 1000
-    ):
-        raise RuleViolation(
-            "bad_option", f"max_rounds must be a whole number 1-1000, not {max_rounds!r}."
-        )
+Totals = Annotated[list[int], F("Totals per seat, in seat order.")]
+
+
+class RoundRecord(TypedDict):
+    """A finished round: its dealer, each seat's points and the totals after it."""
+
+    round: Annotated[int, F("Round number.", minimum=1)]
+    dealer: Annotated[Seat, F("Its dealer.")]
+    points: Annotated[list[int], F("Points per seat, in seat order.")]
+    totals: Totals
+
+
+class Match(TypedDict):
+    """The match: rounds played until a seat reaches the target (all of it public)."""
+
+    round: Annotated[int, F("The round being played (or just finished).", minimum=1)]
+    dealer: Annotated[Seat, F("Its dealer.")]
+    target: Annotated[int | None, F("Total that ends the match; null: one round.")]
+    on_tie: Annotated[Literal["share", "play_on"], F("Tie rule.")]
+    totals: Totals
+    rounds: Annotated[list[RoundRecord], F("Finished rounds.")]
+    over: Annotated[bool, F("The match has ended.")]
+    max_rounds: Annotated[int | None, F("Round limit.")]
+
+
+class RoundScoredEvent(RoundRecord):
+    """A round ended and was scored."""
+
+    type: Literal["round_scored"]
+    target: Annotated[int | None, F("The match target.")]
+
+
+class MatchTiedEvent(TypedDict):
+    """Seats reached the target tied on the best total: play goes on."""
+
+    type: Literal["match_tied"]
+    leaders: Annotated[list[Seat], F("Seats tied on the best total.")]
+    totals: Totals
+
+
+class MatchOverEvent(GameOver):
+    """The match is over: the final outcome, totals and why it ended."""
+
+    totals: Annotated[list[int], F("Final totals, in seat order.")]
+    reason: Annotated[Literal["target", "one_round", "max_rounds"], F("Why the match ended.")]
+
+
+EVENTS = (RoundScoredEvent, MatchTiedEvent, MatchOverEvent)
+"""The events of :func:`end_round`."""
 
 
 def new_match(
@@ -154,7 +192,7 @@ def end_round(match: Mapping[str, Any], points: Sequence[int]) -> tuple[JSON, li
     if over:
         reason = "max_rounds" if not decided else "target" if target is not None else "one_round"
         events.append(
-            {"type": "match_over", **outcome(new).to_json(), "totals": totals, "reason": reason}
+            {"type": "game_over", **outcome(new).to_json(), "totals": totals, "reason": reason}
         )
     elif reached:
         events.append({"type": "match_tied", "leaders": _leaders(totals), "totals": totals})

@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypeAlias
 
-from rules.core import JSON, Event
 from rules.rng import RngState, shuffled
+from rules.state import JSON, Event
 
 Zones: TypeAlias = dict[str, Any]
 """``zone name -> pile`` or ``zone name -> [pile per seat]``; a pile is a list of ids."""

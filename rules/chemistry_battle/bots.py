@@ -1,6 +1,7 @@
 """Bots for Chemistry Battle.
 
-- ``random``: any legal move, uniformly (with the game's own seeded generator).
+- ``random`` (:func:`rules.core.random_bot`): any legal move, uniformly, drawn with the
+  game's own seeded generator.
 - ``greedy``: win the round as cheaply as possible: the lowest card of its hand that
   beats every card on the table, else its lowest card (keep the high cards for later).
   A seat with no choice (its cards are played in order) makes the one move it has.
@@ -17,10 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rules.core import Move, RuleViolation, State
-from rules.rng import RngState, choice
-
-BOTS = ("random", "greedy")
+from rules.core import Move, State
 
 
 def pick_greedy(hand: Sequence[int], table: Sequence[int]) -> int:
@@ -30,15 +28,9 @@ def pick_greedy(hand: Sequence[int], table: Sequence[int]) -> int:
     return min(winners) if winners else min(hand)
 
 
-def choose(state: State, seat: int, bot: str, legal: Sequence[Move]) -> tuple[Move, RngState]:
-    """The move ``bot`` makes for ``seat`` among ``legal`` and the advanced random state."""
-    rng: RngState = state["rng"]
-    if bot == "random":
-        rng, move = choice(rng, list(legal))
-        return move, rng
-    if bot == "greedy":
-        cards = [int(m["card"]) for m in legal if m["type"] == "play"]
-        if not cards:
-            return legal[0], rng
-        return {"type": "play", "card": pick_greedy(cards, state["zones"]["table"])}, rng
-    raise RuleViolation("unknown_bot", f"There is no bot {bot!r}; choose one of {list(BOTS)}.")
+def greedy(state: State, seat: int, legal: list[Move]) -> tuple[Move, State]:
+    """The greedy bot's move among ``legal`` (it draws nothing at random)."""
+    cards = [int(m["card"]) for m in legal if m["type"] == "play"]
+    if not cards:
+        return legal[0], state
+    return {"type": "play", "card": pick_greedy(cards, state["zones"]["table"])}, state

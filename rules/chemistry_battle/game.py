@@ -24,172 +24,86 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.core import (
+    Code,
     Dynamics,
-    Event,
     GameInfo,
     GameRules,
-    Move,
-    Option,
-    Outcome,
     RuleViolation,
+    Source,
     State,
-    can,
     check_deal_shape,
     check_players,
     check_seat,
-    is_int,
     left_of,
-    rank_seats,
+    options_of,
     resolve_options,
     right_of,
 )
 from rules.rng import new_rng, randbelow, shuffled
-from rules.zones import Layout, Seen, Zone
+from rules.zones import Seen
 
-from . import rounds
-from .bots import BOTS, choose
-from .cards import CARD_IDS, DEAL_TABLE, HIGHEST, LOWEST, card, label
+from . import rounds, wire
+from .bots import greedy
+from .cards import CARD_IDS, DEAL_TABLE, card, label
+from .layout import LAYOUTS, layout
+from .moves import ACTIONS
+from .rounds import outcome
+from .wire import DEFAULT_ROUND_LIMIT
+
+__all__ = ["DEFAULT_ROUND_LIMIT", "GAME", "INFO", "layout"]
 
 SEED_DEAL = (
     "Deal all cards in the deck. 2 players, deal 27 cards; 3 players, deal 27 cards; 4 players "
     "deal 13 cards, place 2 remaining cards in the kitty; 5 players, deal 10 cards, place 4 "
     "remaining cards in the kitty; 6 players, deal 9 cards."
 )
-SEED_TURN = (
-    "The first player to the right of the dealer plays a card face up. Play continues to the "
-    "right with player placing a card face up."
-)
-SEED_PILE = (
-    "When all cards in a player's hand have been played, they may pick up the pile and begin "
-    "to play from the collected cards. The player should not look at the cards or shuffle "
-    "them but must play the cards in the order they were collected."
-)
-
-HAND_PLAY = ("choice", "top")
-NEXT_LEADER = ("winner", "rotate")
-MAX_ROUND_LIMIT = 10_000
-DEFAULT_ROUND_LIMIT = 1000
-
-CODES: Mapping[str, str] = {
-    "not_your_turn": "Another seat plays next; the cards are played one seat at a time.",
-    "not_in_hand": "The card is not in this seat's hand.",
-    "play_in_order": "This seat's cards are played in order without looking: send play_next.",
-    "hand_not_empty": "This seat still holds cards: it chooses one of them with play.",
+CODES: Mapping[str, Code] = {
+    "not_your_turn": Code.turn("Another seat plays next; the cards are played one seat at a time."),
+    "not_in_hand": Code.move("The card is not in this seat's hand."),
+    "play_in_order": Code.move(
+        "This seat's cards are played in order without looking: send play_next."
+    ),
+    "hand_not_empty": Code.move("This seat still holds cards: it chooses one of them with play."),
 }
 
-
-def _zones(hand: Zone) -> Layout:
-    return Layout(
-        (
-            hand,
-            Zone("table", Seen.PUBLIC),
-            Zone("kitty", Seen.HIDDEN),
-            Zone("collected_kitty", Seen.HIDDEN, per_seat=True),
-            Zone("collected", Seen.PUBLIC, per_seat=True),
-            Zone("set_aside", Seen.HIDDEN, ordered=False),
-        )
-    )
-
-
-LAYOUTS: Mapping[str, Layout] = {
-    # a hand held in the hand: its owner sees it and chooses; the order is not part of play
-    "choice": _zones(Zone("hand", Seen.OWNER, per_seat=True, ordered=False)),
-    # a face-down stack played top card first: nobody sees it, its order is the play order
-    "top": _zones(Zone("hand", Seen.HIDDEN, per_seat=True)),
-}
-LAYOUT = LAYOUTS["choice"]
 
 INFO = GameInfo(
     slug="chemistry-battle",
     title="Chemistry Battle",
     seed_file="002_9f20549899bb9774.txt",
+    source=Source(
+        title="Chemistry Battle",
+        publisher=None,
+        origin=(
+            "One of three games (Chemistry Battle, Compound Capture, Chemistry Canasta) on a web "
+            'page titled "Game Rules" that ends with a "Back to blog" link: a blog post. It '
+            'names no author or publisher. The game "Requires Basic Deck of 54 Elements".'
+        ),
+    ),
     min_players=2,
     max_players=6,
     dynamics=Dynamics.TURN_BASED,
     has_chance=True,
-    rules_version=1,
+    rules_version=2,
     summary="Each round every seat plays an element card; the highest atomic number wins the "
     "round's cards. Hands empty, collected cards are played in order; when a seat runs out, "
     "the most cards wins. 2-6 seats; the seed's 1-player game is one person against the "
     'service\'s bot seats (setup field "bots", e.g. {"1": "greedy"}).',
-    options=(
-        Option(
-            "dealer",
-            "int | null",
-            None,
-            "The dealer's seat; the seat to the dealer's right plays first. null cuts for the "
-            "deal (a seat drawn with the game's seed). To rotate the deal over several games, "
-            "pass the previous game's next_dealer (the seat to the dealer's left).",
-        ),
-        Option(
-            "next_leader",
-            "str",
-            "winner",
-            "Who plays first in the next round: the 'winner' of the round, or 'rotate' to the "
-            "seat to the right of this round's first player. The seed does not say.",
-            choices=NEXT_LEADER,
-        ),
-        Option(
-            "hand_play",
-            "str",
-            "choice",
-            "'choice': a seat chooses which card of its hand to play. 'top': the hand is a "
-            "face-down stack, played top card first without looking (as in the card game War).",
-            choices=HAND_PLAY,
-        ),
-        Option(
-            "round_limit",
-            "int | null",
-            DEFAULT_ROUND_LIMIT,
-            "After this many rounds (1-10000) the game ends and the cards are counted, as when "
-            "a seat runs out. Two-seat games take about 450 rounds (median) and some run on "
-            "for thousands; a lesson may set fewer. null plays until a seat runs out or play "
-            "would repeat forever.",
-        ),
-        Option(
-            "deal",
-            "list[list[int]] | null",
-            None,
-            "Fix the hands: one list of atomic numbers (1-54) per seat, all the same size, no "
-            "card twice; cards not dealt (nor in kitty) are out of the game. With hand_play "
-            "'top' each hand is played in the order listed. null deals all 54 by the seed.",
-        ),
-        Option(
-            "kitty",
-            "list[int] | null",
-            None,
-            "With deal only: the kitty's cards (atomic numbers), in the order they are later "
-            "played. null: no kitty.",
-        ),
-    ),
+    options=options_of(wire.Options),
     player_counts={p: {"hand_size": h, "kitty": k} for p, (h, k) in DEAL_TABLE.items()},
     codes=CODES,
 )
 
 
-def layout(state: State) -> Layout:
-    """The zones of this game: the hand's visibility depends on ``hand_play``."""
-    return LAYOUTS[state["options"]["hand_play"]]
-
-
 # ---------------------------------------------------------------- setup -------------
-def _check_options(opts: dict[str, Any], players: int) -> None:
+def _check_options(opts: Mapping[str, Any], players: int) -> None:
+    """What the declared shapes cannot say: the dealer sits at this table, and a kitty
+    belongs to a custom deal."""
     dealer = opts["dealer"]
-    if dealer is not None and (not is_int(dealer) or not 0 <= dealer < players):
+    if dealer is not None and dealer >= players:
         raise RuleViolation(
             "bad_option",
             f"dealer must be a seat number 0 to {players - 1} or null, not {dealer!r}.",
-        )
-    for name, choices in (("next_leader", NEXT_LEADER), ("hand_play", HAND_PLAY)):
-        if opts[name] not in choices:
-            raise RuleViolation(
-                "bad_option", f"{name} must be one of {list(choices)}, not {opts[name]!r}."
-            )
-    limit = opts["round_limit"]
-    if limit is not None and (not is_int(limit) or not 1 <= limit <= MAX_ROUND_LIMIT):
-        raise RuleViolation(
-            "bad_option",
-            f"round_limit must be a whole number 1-{MAX_ROUND_LIMIT} or null, not {limit!r}.",
         )
     if opts["kitty"] is not None and opts["deal"] is None:
         raise RuleViolation(
@@ -197,25 +111,11 @@ def _check_options(opts: dict[str, Any], players: int) -> None:
         )
 
 
-def _cards(value: object, where: str) -> list[int]:
-    if not isinstance(value, list):
-        raise RuleViolation("bad_deal", f"{where} must be a list of atomic numbers.")
-    for z in value:
-        if not is_int(z) or not LOWEST <= z <= HIGHEST:
-            raise RuleViolation(
-                "bad_deal",
-                f"{where} has {z!r}; the Basic Deck's cards are atomic numbers "
-                f"{LOWEST} to {HIGHEST}.",
-            )
-    return list(value)
-
-
 def _custom_deal(opts: Mapping[str, Any], players: int) -> tuple[list[list[int]], list[int]]:
-    hands = [
-        _cards(hand, f"deal[{seat}]")
-        for seat, hand in enumerate(check_deal_shape(opts["deal"], players, rule=SEED_DEAL))
-    ]
-    kitty = _cards(opts["kitty"] if opts["kitty"] is not None else [], "kitty")
+    """The hands and kitty of a custom deal (their cards are atomic numbers of the deck,
+    as declared): one equal hand per seat, no card twice."""
+    hands = check_deal_shape(opts["deal"], players, rule=SEED_DEAL)
+    kitty = list(opts["kitty"] if opts["kitty"] is not None else [])
     every = [z for h in hands for z in h] + kitty
     twice = sorted({z for z in every if every.count(z) > 1})
     if twice:
@@ -258,8 +158,7 @@ def setup(players: int, options: Mapping[str, Any], seed: int) -> State:
             hands[order[k % players]].append(deck[k])
         kitty = deck[size * players :]
     dealt = {z for h in hands for z in h} | set(kitty)
-    lay = LAYOUTS[opts["hand_play"]]
-    zones = lay.deal(
+    zones = LAYOUTS[opts["hand_play"], Seen.HIDDEN].deal(
         players,
         hand=hands,
         kitty=kitty,
@@ -283,227 +182,16 @@ def setup(players: int, options: Mapping[str, Any], seed: int) -> State:
     }
 
 
-# ---------------------------------------------------------------- moves -------------
-def parse_move(move: Mapping[str, Any]) -> Move:
-    """Check a move's shape: ``{"type": "play", "card": z}`` or ``{"type": "play_next"}``."""
-    kind = move.get("type") if isinstance(move, Mapping) else None
-    if kind == "play":
-        z = move.get("card")
-        if not is_int(z):
-            raise RuleViolation("bad_move", f"A play names a card by atomic number, not {z!r}.")
-        extra = sorted(set(move) - {"type", "card"})
-        if extra:
-            raise RuleViolation("bad_move", f"A play has only 'type' and 'card'; remove {extra}.")
-        return {"type": "play", "card": z}
-    if kind == "play_next":
-        extra = sorted(set(move) - {"type"})
-        if extra:
-            raise RuleViolation(
-                "bad_move", f"play_next names no card (it is the next in order); remove {extra}."
-            )
-        return {"type": "play_next"}
-    raise RuleViolation(
-        "unknown_move", f"{kind!r} is not a move of this game; use 'play' or 'play_next'."
-    )
-
-
-def chooses(state: State, seat: int) -> bool:
-    """Whether ``seat`` chooses its next card (it holds a hand it may look at)."""
-    return state["options"]["hand_play"] == "choice" and bool(state["zones"]["hand"][seat])
-
-
-def verify(state: State, seat: int, move: Move) -> None:
-    """Raise the ``RuleViolation`` that forbids the parsed ``move`` now, if any."""
-    check_seat(state, seat)
-    if state["end"] is not None:
-        raise RuleViolation("game_over", "The game is over: the cards have been counted.")
-    turn = int(state["turn"])
-    if seat != turn:
-        raise RuleViolation(
-            "not_your_turn",
-            f"It is seat {turn}'s turn to play; play goes to the right, one seat at a time.",
-            rule=SEED_TURN,
-            turn=turn,
-        )
-    hand = state["zones"]["hand"][seat]
-    if move["type"] == "play":
-        z = move["card"]
-        if not chooses(state, seat):
-            why = (
-                "your hand is a face-down stack played top card first"
-                if hand
-                else "your hand is empty, so you play your collected cards in the order "
-                "you collected them, without looking"
-            )
-            raise RuleViolation(
-                "play_in_order",
-                f"You cannot choose a card: {why}. Send play_next.",
-                rule=SEED_PILE,
-            )
-        if z not in hand:
-            name = label(z) if LOWEST <= z <= HIGHEST else str(z)
-            raise RuleViolation(
-                "not_in_hand",
-                f"{name} is not in your hand; play one of: {', '.join(map(label, hand))}.",
-                card=z,
-            )
-    elif chooses(state, seat):
-        raise RuleViolation(
-            "hand_not_empty",
-            f"You still hold {len(hand)} card{'s' if len(hand) > 1 else ''}: choose one with "
-            "play. Collected cards are played once your hand is empty.",
-            rule=SEED_PILE,
-        )
-
-
+# ---------------------------------------------------------------- turns -------------
 def to_act(state: State) -> list[int]:
     return [] if state["end"] is not None else [int(state["turn"])]
 
 
-def legal_moves(state: State, seat: int) -> list[Move]:
-    check_seat(state, seat)
-    if seat not in to_act(state):
-        return []
-    candidates: list[Move] = [{"type": "play", "card": z} for z in state["zones"]["hand"][seat]]
-    candidates.append({"type": "play_next"})
-    return [m for m in candidates if can(verify, state, seat, m)]
-
-
-def _next_card(zones: Mapping[str, Any], seat: int) -> tuple[str, int]:
-    """The zone a forced play comes from and its card: hand, then kitty, then collected."""
-    for name in ("hand", "collected_kitty", "collected"):
-        if zones[name][seat]:
-            return name, int(zones[name][seat][0])
-    raise ValueError(f"seat {seat} has no card to play")  # the game ended before this
-
-
-SOURCES = {"hand": "hand", "collected_kitty": "captured_kitty", "collected": "collected"}
-
-
-def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
-    """Play one card; when the last seat of the round has played, settle the round."""
-    move = parse_move(move)
-    verify(state, seat, move)
-    lay = layout(state)
-    zones = state["zones"]
-    events: list[Event] = []
-    if move["type"] == "play":
-        source, z = "hand", int(move["card"])
-    else:
-        source, z = _next_card(zones, seat)
-    new: State = {**state}
-    if source != "hand" and not state["picked_up"][seat]:
-        picked = list(state["picked_up"])
-        picked[seat] = True
-        new["picked_up"] = picked
-        count = len(zones["collected_kitty"][seat]) + len(zones["collected"][seat])
-        events.append(
-            {"type": "pile_picked_up", "seat": seat, "round": state["round"], "count": count}
-        )
-    zones = lay.move(zones, (source, seat), ("table", None), [z])
-    table = zones["table"]
-    order = rounds.turn_order(int(state["leader"]), int(state["players"]))
-    events.append(
-        {
-            "type": "card_played",
-            "seat": seat,
-            "round": state["round"],
-            "card": card(z),
-            "source": SOURCES[source],
-            "position": len(table),
-            "leading": z == max(table),
-        }
-    )
-    new["zones"] = zones
-    if len(table) < len(order):
-        new["turn"] = order[len(table)]
-        return new, events
-    new, more = _settle_round(new, order)
-    return new, events + more
-
-
-def _settle_round(state: State, order: list[int]) -> tuple[State, list[Event]]:
-    lay = layout(state)
-    players = int(state["players"])
-    zones = state["zones"]
-    table = list(zones["table"])
-    won = rounds.round_won_event(state, table, order)
-    winner = int(won["seat"])
-    events: list[Event] = [won]
-    zones = lay.move(zones, ("table", None), ("collected", winner), table)
-    if zones["kitty"]:
-        kitty = list(zones["kitty"])
-        zones = lay.move(zones, ("kitty", None), ("collected_kitty", winner), kitty)
-        state = {**state, "kitty_captured_by": winner}
-        events.append(
-            lay.moved(
-                {"type": "kitty_captured", "seat": winner, "round": state["round"]},
-                kitty,
-                ("kitty", None),
-                ("collected_kitty", winner),
-                players,
-            )
-        )
-    rnd = int(state["round"])
-    leader = winner if state["options"]["next_leader"] == "winner" else right_of(order[0], players)
-    new: State = {
-        **state,
-        "zones": zones,
-        "leader": leader,
-        "turn": leader,
-        "last_round": {k: won[k] for k in ("round", "seat", "card", "plays", "explanation")},
-    }
-    out = [s for s in range(players) if rounds.cards_held(zones, s) == 0]
-    reason = None
-    if out:
-        reason = "seat_out"
-        for s in out:
-            events.append(
-                {
-                    "type": "seat_out",
-                    "seat": s,
-                    "round": rnd,
-                    "message": f"Seat {s} has run out of cards: no hand and no collected cards.",
-                }
-            )
-    elif rnd == state["options"]["round_limit"]:
-        reason = "round_limit"
-    else:
-        loop, cycled = rounds.track_cycle(new)
-        new["loop"] = loop
-        if cycled:
-            reason = "cycle"
-    if reason is None:
-        new["round"] = rnd + 1
-        events.append(
-            {
-                "type": "round_started",
-                "round": rnd + 1,
-                "leader": leader,
-                "order": rounds.turn_order(leader, players),
-            }
-        )
-        return new, events
-    new["end"] = {"reason": reason, "round": rnd, "out": out}
-    counts = [rounds.cards_held(zones, s) for s in range(players)]
-    events.append(
-        {
-            "type": "game_over",
-            "reason": reason,
-            "round": rnd,
-            "counts": counts,
-            "message": rounds.game_over_message(reason, out, counts, rnd),
-            **outcome(new).to_json(),
-        }
-    )
-    return new, events
-
-
 # ---------------------------------------------------------------- views -------------
 def view(state: State, seat: int | None) -> dict[str, Any]:
-    """What ``seat`` (or an observer) sees: its own hand, the table, every seat's counts,
-    the faces of collected round cards (all were played face up), never another hand,
-    the kitty's faces or the deck order."""
+    """What ``seat`` (or an observer) sees: its own hand, the table, every seat's counts;
+    the collected round cards in order only when they lie face up (option ``collected``)
+    or the game is over; never another hand, the kitty's faces or the deck order."""
     if seat is not None:
         check_seat(state, seat)
     lay = layout(state)
@@ -529,6 +217,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "players": players,
         "hand_play": state["options"]["hand_play"],
         "next_leader": state["options"]["next_leader"],
+        "collected": state["options"]["collected"],
         "round_limit": state["options"]["round_limit"],
         "dealer": state["dealer"],
         "next_dealer": left_of(int(state["dealer"]), players),
@@ -576,41 +265,13 @@ def scores(state: State) -> dict[str, Any]:
     }
 
 
-def outcome(state: State) -> Outcome:
-    """The most cards wins; equal counts share a place."""
-    if state["end"] is None:
-        return Outcome(finished=False)
-    zones = state["zones"]
-    ranking, places = rank_seats(
-        range(int(state["players"])), lambda s: rounds.cards_held(zones, s)
-    )
-    winners = tuple(s for s, p in zip(ranking, places, strict=True) if p == 1)
-    return Outcome(
-        finished=True,
-        winners=winners,
-        ranking=ranking,
-        places=places,
-        tie_break="shared" if len(winners) > 1 else None,
-    )
-
-
-def bot_move(state: State, seat: int, bot: str) -> tuple[Move, State]:
-    if bot not in BOTS:
-        raise RuleViolation("unknown_bot", f"There is no bot {bot!r}; choose one of {list(BOTS)}.")
-    legal = legal_moves(state, seat)
-    if not legal:
-        verify(state, seat, {"type": "play_next"})  # raises why this seat cannot move
-    move, rng = choose(state, seat, bot, legal)
-    return move, {**state, "rng": rng}
-
-
 # ---------------------------------------------------------------- invariants --------
-def check(state: State) -> None:
-    """Invariants: all 54 cards exactly once; hands shrink in step; turn and table agree."""
-    lay = layout(state)
+def invariants(state: State) -> list[str]:
+    """Invariants besides every card held once (the layout's check): hands shrink in
+    step; turn and table agree; the kitty goes whole to round 1's winner."""
     zones = state["zones"]
     players = int(state["players"])
-    problems = lay.conservation_problems(zones, CARD_IDS)
+    problems: list[str] = []
     order = rounds.turn_order(int(state["leader"]), players)
     table = zones["table"]
     if len(table) >= players:
@@ -632,14 +293,7 @@ def check(state: State) -> None:
         problems.append("the kitty is split between seats")
     if state["end"] is not None and table:
         problems.append("the game ended in the middle of a round")
-    if problems:
-        raise RuleViolation("state_invalid", "; ".join(problems))
-
-
-def redeal_hidden(state: State, seat: int | None, seed: int) -> State:
-    """``state`` with every card ``seat`` cannot see resampled (for the leak tests)."""
-    zones, rng = layout(state).redeal_hidden(state["zones"], seat, new_rng(seed))
-    return {**state, "zones": zones, "rng": rng}
+    return problems
 
 
 def deck() -> list[dict[str, Any]]:
@@ -647,20 +301,20 @@ def deck() -> list[dict[str, Any]]:
     return [dict(card(z)) for z in CARD_IDS]
 
 
+# Every card held once, the resampling of what a seat cannot see (the leak tests) and the
+# random bot come from the layout and the actions.
 GAME = GameRules(
     info=INFO,
+    wire=wire.WIRE,
     setup=setup,
-    parse_move=parse_move,
-    verify=verify,
     to_act=to_act,
-    legal_moves=legal_moves,
-    apply=apply,
     view=view,
     scores=scores,
     outcome=outcome,
-    bot_move=bot_move,
-    check=check,
-    redeal_hidden=redeal_hidden,
+    **ACTIONS.functions(),
+    bots={"greedy": greedy},
+    cards=lambda state: CARD_IDS,
+    invariants=invariants,
     deck=deck,
-    layout=LAYOUT,
+    layout=layout,
 )

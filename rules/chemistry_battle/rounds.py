@@ -22,7 +22,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.core import JSON, Event, State, right_of
+from rules.core import JSON, Event, Outcome, State, rank_seats, right_of
+from rules.text import plural
 
 from .cards import card, label
 
@@ -131,8 +132,25 @@ def game_over_message(reason: str, out: Sequence[int], counts: Sequence[int], rn
     best = max(counts)
     winners = [s for s, c in enumerate(counts) if c == best]
     if len(winners) == 1:
-        result = f"seat {winners[0]} wins with {best} cards"
+        result = f"seat {winners[0]} wins with {plural(best, 'card')}"
     else:
-        result = " and ".join(f"seat {s}" for s in winners) + f" share the win with {best} cards"
+        shared = " and ".join(f"seat {s}" for s in winners)
+        result = f"{shared} share the win with {plural(best, 'card')}"
     tally = ", ".join(f"seat {s}: {c}" for s, c in enumerate(counts))
     return f"The game ends after round {rnd}: {why}. Cards counted ({tally}); {result}."
+
+
+def outcome(state: State) -> Outcome:
+    """The most cards wins; equal counts share a place."""
+    if state["end"] is None:
+        return Outcome(finished=False)
+    zones = state["zones"]
+    ranking, places = rank_seats(range(int(state["players"])), lambda s: cards_held(zones, s))
+    winners = tuple(s for s, p in zip(ranking, places, strict=True) if p == 1)
+    return Outcome(
+        finished=True,
+        winners=winners,
+        ranking=ranking,
+        places=places,
+        tie_break="shared" if len(winners) > 1 else None,
+    )

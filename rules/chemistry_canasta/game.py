@@ -1,8 +1,9 @@
 """Chemistry Canasta: capture compounds, lay runs of atomic numbers, claim wild cards.
 
 The table and the draw-two / capture-or-discard turn are :mod:`rules.draw_discard`, and
-the round in its match (move shapes, deck options, views, scores, bots' dispatch)
-:mod:`rules.draw_discard_match`, both shared with Compound Capture; the cards are the
+the round in its match (views, scores, the match's refusals)
+:mod:`rules.draw_discard_match`, both shared with Compound Capture; the shapes are
+:mod:`.wire` and, for this game's own moves, :mod:`.moves`; the cards are the
 Basic Deck of 54 Elements (ids 1-54, the atomic numbers) plus one or two compound
 expansions (:mod:`rules.chemistry.decks.compound`); runs are :mod:`.runs`; rounds are played to
 250 with :mod:`rules.match`. A turn: two draws; then, in the ``play`` step, any number
@@ -24,56 +25,60 @@ from typing import Any
 
 from rules import draw_discard as dd
 from rules import draw_discard_match as dm
+from rules import draw_discard_wire as dw
 from rules import match
 from rules.chemistry.decks.compound import DECK_NAMES, TableCards, named_table_cards
 from rules.chemistry.elements import MAX_Z
 from rules.core import (
     JSON,
+    Code,
     Dynamics,
     GameInfo,
     GameRules,
-    Move,
-    Option,
-    RuleViolation,
+    Source,
     State,
     check_players,
-    is_int,
+    options_of,
     resolve_options,
 )
+from rules.wire import Wire
 
 from . import runs as rn
-from . import scoring
+from . import scoring, wire
 from .bots import greedy
-from .moves import apply, can_reshuffle, legal_moves, parse_move, to_act, verify
-from .table import (
-    LAYOUT,
-    MAX_RESHUFFLES,
-    RUNS,
-    cards_of,
-    deal,
-    run_view,
+from .moves import ACTIONS, EVENTS, can_reshuffle, to_act
+from .table import LAYOUT, cards_of, deal, run_view
+
+MOVE_SPACE = (
+    "Runs and extensions are listed once per series: an element card wherever your hand "
+    "holds the number (its lowest-numbered copy), wild cards only in the gaps. Laying a wild "
+    "card where you hold the number, or another copy of the same element, is legal too. "
+    "Captures are listed once per distinct way, with the lowest-numbered copies."
 )
 
-SEED_DECKS = "Played with Basic Deck of 54 elements and one or two compound expansion decks"
-SEED_MATCH = "Multiple rounds can be played until one player reaches 250 points."
-
-CODES: Mapping[str, str] = {
+CODES: Mapping[str, Code] = {
     **dd.CODES,  # three worded for this game's turn (same order as in dd.CODES):
-    "draw_first": "The seat must draw its two cards before it plays.",
-    "already_drawn": "The seat has drawn its two cards; it must now play.",
-    "empty_deck": "The draw deck is empty: the second card must be the discard top.",
-    "must_capture": "The seat can capture a compound, so it may not lay runs or discard.",
-    "capture_after_run": "A turn with a run or an extension ends with a discard, not a capture.",
-    "short_run": "A run is at least 3 cards.",
-    "run_too_long": "This table plays runs of exactly 3 cards.",
-    "all_wild_run": "A run needs at least one element card.",
-    "not_consecutive": "The cards are not consecutive atomic numbers, lowest first.",
-    "off_the_table": "A wild card would stand for a number no element has.",
-    "no_such_run": "The run named is not on that seat's board.",
-    "not_your_run": "Only the run's owner may extend it at this table.",
-    "no_extending": "Runs are never extended at this table.",
-    "no_wild_there": "The run has no wild card standing for that card.",
-    "bad_compounds": "The custom compound list is invalid or does not make a sound deck.",
+    "draw_first": Code.move("The seat must draw its two cards before it plays."),
+    "already_drawn": Code.move("The seat has drawn its two cards; it must now play."),
+    "empty_deck": Code.move("The draw deck is empty: the second card must be the discard top."),
+    "must_capture": Code.move(
+        "The seat can capture a compound, so it may not lay runs or discard."
+    ),
+    "capture_after_run": Code.move(
+        "A turn with a run or an extension ends with a discard, not a capture."
+    ),
+    "short_run": Code.move("A run is at least 3 cards."),
+    "run_too_long": Code.move("This table plays runs of exactly 3 cards."),
+    "all_wild_run": Code.move("A run needs at least one element card."),
+    "not_consecutive": Code.move("The cards are not consecutive atomic numbers, lowest first."),
+    "off_the_table": Code.move("A wild card would stand for a number no element has."),
+    "no_such_run": Code.move("The run named is not on that seat's board."),
+    "not_your_run": Code.move("Only the run's owner may extend it at this table."),
+    "no_extending": Code.move("Runs are never extended at this table."),
+    "no_wild_there": Code.move("The run has no wild card standing for that card."),
+    "bad_compounds": Code.setup(
+        "The custom compound list is invalid or does not make a sound deck."
+    ),
     **match.CODES,
 }
 
@@ -97,97 +102,33 @@ INFO = GameInfo(
     slug="chemistry-canasta",
     title="Chemistry Canasta",
     seed_file="002_9f20549899bb9774.txt",
+    source=Source(
+        title="Chemistry Canasta",
+        publisher=None,
+        origin=(
+            "One of three games (Chemistry Battle, Compound Capture, Chemistry Canasta) on a web "
+            'page titled "Game Rules" that ends with a "Back to blog" link: a blog post. It '
+            'names no author or publisher. The game is "Played with Basic Deck of 54 elements and '
+            'one or two compound expansion decks".'
+        ),
+    ),
     min_players=1,
     max_players=6,
     dynamics=Dynamics.TURN_BASED,
     has_chance=True,
-    rules_version=1,
+    rules_version=2,
     summary="Capture face-up compounds with their elements (25 points), lay runs of "
     "consecutive atomic numbers such as Mg 12, Al 13, Si 14 (10 a card), claim wild cards "
     "from runs with the element they stand for, and go out; rounds to 250.",
-    options=(
-        Option(
-            "decks",
-            "str | null",
-            None,
-            "The compound expansion(s) added to the Basic Deck of 54 Elements: 'covalent', "
-            "'ionic' or 'both'. null: covalent for 1-3 players, both for 4-6. Any choice "
-            f'serves 1-6 players. Seed: "{SEED_DECKS}"',
-            choices=(None, *dm.DECK_CHOICES),
-        ),
-        Option(
-            "compounds",
-            "list[object] | null",
-            None,
-            "A teacher's own expansion instead of the built-in ones: 6-20 compounds, each "
-            '{"formula": "CO2", "name": "Carbon dioxide", "bonding": "covalent"} (name and '
-            "bonding optional; at most 9 atoms), completed with six wild cards and element "
-            "cards to 54 cards.",
-        ),
-        Option(
-            "runs",
-            "str",
-            "own",
-            "How runs grow: 'own' (3 or more cards; a seat may extend its own runs), "
-            "'anyone' (3 or more; any seat may extend any run, and scores the cards it adds) "
-            "or 'three' (exactly 3 cards, never extended).",
-            choices=RUNS,
-        ),
-        Option(
-            "must_capture",
-            "bool",
-            True,
-            "A seat that can capture a compound must (the seed: 'If the player cannot "
-            "capture a card, they may try to create a run'); false lets it lay runs or "
-            "discard instead.",
-        ),
-        Option(
-            "reshuffles",
-            "int",
-            0,
-            "How many times a round may shuffle the discard pile (all but its top card) into "
-            "a new draw deck when the draw deck runs out (0-5); after that, the round ends at "
-            "the end of the turn that empties the draw deck.",
-        ),
-        match.target_option(250, SEED_MATCH),
-        match.on_tie_option("share"),
-        match.max_rounds_option(
-            30,
-            "A round can end with every seat at zero or below (the draw deck runs out before "
-            "anyone scores), so without a limit a match need not end.",
-        ),
-        Option(
-            "deal",
-            "object | null",
-            None,
-            'Fix cards of the first round, for lessons and tests: {"hands": [["Tc", "Rh", '
-            '"wild"], ...] (one list per seat, at most 7 names: element symbols or "wild"), '
-            '"row": ["CO2", ...] (at most 6 formulas), "discard": "Ru"}; every part '
-            "optional, the rest dealt at random.",
-        ),
-    ),
+    options=options_of(wire.Options),
     player_counts=_player_counts(),
     codes=CODES,
 )
 
 
-def _check_options(opts: Mapping[str, Any]) -> None:
-    match.check_options(opts["target"], opts["on_tie"], opts["max_rounds"])
-    if opts["runs"] not in RUNS:
-        raise RuleViolation(
-            "bad_option", f"runs must be one of {list(RUNS)}, not {opts['runs']!r}."
-        )
-    if not isinstance(opts["must_capture"], bool):
-        raise RuleViolation("bad_option", "must_capture must be true or false.")
-    if not is_int(opts["reshuffles"]) or not 0 <= opts["reshuffles"] <= MAX_RESHUFFLES:
-        raise RuleViolation("bad_option", f"reshuffles must be a whole number 0-{MAX_RESHUFFLES}.")
-    dd.check_deal_spec(opts["deal"])
-
-
 def setup(players: int, options: Mapping[str, Any], seed: int) -> State:
     players = check_players(INFO, players)
     opts = resolve_options(INFO, options)
-    _check_options(opts)
     decks = dm.decks_chosen(opts, players, built_in="the built-in expansions", own="your own")
     state = dm.new_state(players, opts, decks, seed)
     state, _ = deal(state, cards_of(state), int(state["match"]["dealer"]), opts["deal"])
@@ -233,10 +174,6 @@ def scores(state: State) -> JSON:
     )
 
 
-def bot_move(state: State, seat: int, bot: str) -> tuple[Move, State]:
-    return dm.bot_move(state, seat, bot, legal_moves, cards_of(state), greedy)
-
-
 # ---------------------------------------------------------------- invariants --------
 def _run_problems(state: State, cards: TableCards) -> list[str]:
     problems = []
@@ -269,14 +206,15 @@ def _run_problems(state: State, cards: TableCards) -> list[str]:
     return problems
 
 
-def check(state: State) -> None:
-    """Cards conserved and in their kind of zone; every run a true series matching its
-    board; the row full while compounds remain; the turn consistent with the phase."""
+def invariants(state: State) -> list[str]:
+    """Cards in their kind of zone (that each is held once is the layout's check); every
+    run a true series matching its board (once the cards are sound); the row full while
+    compounds remain; the turn consistent with the phase."""
     cards = cards_of(state)
     zones = state["zones"]
-    problems = dd.card_problems(zones, LAYOUT, cards)
+    problems = dd.misplaced(zones, LAYOUT, cards)
     players = int(state["players"])
-    if not problems:
+    if not problems and not LAYOUT.conservation_problems(zones, cards.ids):
         problems += _run_problems(state, cards)
     problems += dd.row_problems(zones)
     if len(zones["hand"]) != players or len(state["runs"]) != players:
@@ -298,8 +236,7 @@ def check(state: State) -> None:
             problems.append("a seat has gone out but the round goes on")
     elif turn is not None:
         problems.append("the round is over but a seat has the turn")
-    if problems:
-        raise RuleViolation("state_invalid", "; ".join(problems))
+    return problems
 
 
 def deck() -> list[JSON]:
@@ -307,22 +244,51 @@ def deck() -> list[JSON]:
     return [dict(f) for f in named_table_cards(DECK_NAMES, basic=True).faces]
 
 
+WIRE = Wire(
+    options=wire.Options,
+    moves=ACTIONS.shapes,
+    view=wire.View,
+    scores=wire.Scores,
+    events=(
+        *dw.TABLE_EVENTS,
+        *dw.card_events(wire.Card),
+        *EVENTS,
+        wire.RoundEndedEvent,
+        *match.EVENTS,
+    ),
+    card=wire.Card,
+    example={
+        "players": 2,
+        "options": {
+            "decks": "covalent",
+            "must_capture": False,
+            "target": None,
+            "deal": {"hands": [["Mg", "Al", "Si", "Tc", "Rh", "wild"], ["Ru"]]},
+        },
+        "seed": 1,
+    },
+    move_space=MOVE_SPACE,
+)
+
+
+# The card-conservation check comes from the layout and the moves from the actions; the
+# bots' refusal and redeal_hidden are the draw-two table's own (dm.waiting,
+# dm.redeal_hidden: compound cards are never resampled into hands).
 GAME = GameRules(
     info=INFO,
+    wire=WIRE,
     setup=setup,
-    parse_move=parse_move,
-    verify=verify,
     to_act=to_act,
-    legal_moves=legal_moves,
-    apply=apply,
     view=view,
     scores=scores,
     outcome=dm.outcome,
-    bot_move=bot_move,
-    check=check,
+    **{**ACTIONS.functions(), "waiting": dm.waiting},
+    bots={"greedy": dm.greedy_bot(greedy, cards_of)},
+    cards=lambda state: cards_of(state).ids,
+    invariants=invariants,
     redeal_hidden=dm.redeal_hidden,
     deck=deck,
     layout=LAYOUT,
 )
 
-__all__ = ["GAME", "INFO", "cards_of"]
+__all__ = ["GAME", "INFO", "WIRE", "cards_of"]

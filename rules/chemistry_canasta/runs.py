@@ -30,6 +30,7 @@ from molmass import ELEMENTS
 
 from rules.chemistry.elements import MAX_Z, element
 from rules.core import JSON, RuleViolation
+from rules.text import plural
 
 __all__ = [
     "MIN_RUN",
@@ -187,7 +188,7 @@ def extend(cells: Sequence[Cell], faces: Sequence[Face], end: str, by: int) -> l
     >>> extend(run, [element_face(5, 10)], "low", 0)
     Traceback (most recent call last):
     ...
-    rules.core.RuleViolation: Ne 10 does not fit: 1 card(s) at the low end of the run Mg 12 \
+    rules.core.RuleViolation: Ne 10 does not fit: 1 card at the low end of the run Mg 12 \
 to Si 14 must be Na 11, lowest first (a wild card may stand for any of them).
     """
     low, high = int(cells[0]["number"]), int(cells[-1]["number"])
@@ -201,7 +202,7 @@ to Si 14 must be Na 11, lowest first (a wild card may stand for any of them).
         bad = label(int(err.details["card_z"]))
         raise RuleViolation(
             "not_consecutive",
-            f"{bad} does not fit: {len(faces)} card(s) at the {end} end of the run "
+            f"{bad} does not fit: {plural(len(faces), 'card')} at the {end} end of the run "
             f"{label(low)} to {label(high)} must be {wanted}, lowest first (a wild card may "
             "stand for any of them).",
             rule=SEED_RUN,

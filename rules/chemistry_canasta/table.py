@@ -26,7 +26,6 @@ LAYOUT = dd.layout(Zone("runs", Seen.PUBLIC, per_seat=True, ordered=False))
 """The shared table plus each seat's board of runs (every card on it face up)."""
 
 DECK_OUT = "end_round"  # the shared draw step never reshuffles: this game does it (below)
-RUNS = ("own", "anyone", "three")
 MAX_RESHUFFLES = 5
 
 

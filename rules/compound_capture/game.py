@@ -1,13 +1,14 @@
 """Compound Capture: draw two, capture a face-up compound with its elements, or discard.
 
-The table and the turn are :mod:`rules.draw_discard`, and the round in its match (move
-shapes, deck options, views, scores, bots' dispatch) :mod:`rules.draw_discard_match`,
-both shared with Chemistry Canasta; the decks are :mod:`rules.chemistry.decks.compound`;
-rounds are played to 250 with :mod:`rules.match`. This module adds the rules of the
-round: one deck serves 1-3 players, a capture is compulsory when one is possible
-(option ``must_capture``), the round ends when every compound is captured or after a
-lap of turns with no capture (or when the draw deck runs out, with ``deck_out:
-"end_round"``), and the scoring of :mod:`.scoring`.
+The table and the turn are :mod:`rules.draw_discard`, and the round in its match (views,
+scores, the match's refusals) :mod:`rules.draw_discard_match`, both shared with
+Chemistry Canasta; the shapes are :mod:`.wire`; the decks are
+:mod:`rules.chemistry.decks.compound`; rounds are played to 250 with :mod:`rules.match`.
+This module adds the rules of the round: one deck serves 1-3 players, a capture is
+compulsory when one is possible (option ``must_capture``), the round ends when every
+compound is captured or after a lap of turns with no capture (or when the draw deck runs
+out, with ``deck_out: "end_round"``), and the scoring of :mod:`.scoring`. Each move type
+(``draw``, ``capture``, ``discard``, ``next_round``) sits in one section below.
 
 >>> state = GAME.setup(2, {"target": None}, seed=3)
 >>> GAME.to_act(state), len(state["zones"]["row"]), [len(h) for h in state["zones"]["hand"]]
@@ -24,7 +25,9 @@ from typing import Any
 
 from rules import draw_discard as dd
 from rules import draw_discard_match as dm
+from rules import draw_discard_wire as dw
 from rules import match
+from rules.actions import Action, Actions
 from rules.chemistry.decks.compound import (
     DECK_NAMES,
     CompoundDeck,
@@ -37,34 +40,35 @@ from rules.chemistry.decks.compound import (
 )
 from rules.core import (
     JSON,
+    Code,
     Dynamics,
     Event,
     GameInfo,
     GameRules,
     Move,
-    Option,
     RuleViolation,
+    Source,
     State,
     check_players,
-    check_seat,
     left_of,
+    options_of,
     resolve_options,
 )
 
-from . import scoring
+from . import scoring, wire
 from .bots import greedy
-
-SEED_PLAYERS = "1 - 3 players use one deck;1 - 6 players use two decks"
-SEED_MATCH = "Multiple rounds can be played until one player reaches 250 points."
+from .wire import SEED_PLAYERS
 
 LAYOUT = dd.layout()
 
 ONE_DECK_MAX = dm.ONE_DECK_MAX
 
-CODES: Mapping[str, str] = {
+CODES: Mapping[str, Code] = {
     **dd.CODES,
-    "must_capture": "The seat can capture a compound, so it may not discard.",
-    "bad_compounds": "The custom compound list is invalid or does not make a sound deck.",
+    "must_capture": Code.move("The seat can capture a compound, so it may not discard."),
+    "bad_compounds": Code.setup(
+        "The custom compound list is invalid or does not make a sound deck."
+    ),
     **match.CODES,
 }
 
@@ -82,64 +86,24 @@ INFO = GameInfo(
     slug="compound-capture",
     title="Compound Capture",
     seed_file="002_9f20549899bb9774.txt",
+    source=Source(
+        title="Compound Capture",
+        publisher=None,
+        origin=(
+            "One of three games (Chemistry Battle, Compound Capture, Chemistry Canasta) on a web "
+            'page titled "Game Rules" that ends with a "Back to blog" link: a blog post. It '
+            'names no author or publisher. The game requires a "Covalent Compound Deck and/or '
+            'Ionic Compound Deck".'
+        ),
+    ),
     min_players=1,
     max_players=6,
     dynamics=Dynamics.TURN_BASED,
     has_chance=True,
-    rules_version=1,
+    rules_version=2,
     summary="Draw element and wild cards, capture face-up compounds by playing exactly their "
     "elements (CO2: one C, two O), 25 points each; rounds to 250.",
-    options=(
-        Option(
-            "decks",
-            "str | null",
-            None,
-            "Which compound deck(s): 'covalent', 'ionic' or 'both'. One deck serves 1-3 "
-            "players, both serve 1-6. null: the Covalent deck for 1-3 players, both decks "
-            f'for 4-6. Seed: "{SEED_PLAYERS}"',
-            choices=(None, *dm.DECK_CHOICES),
-        ),
-        Option(
-            "compounds",
-            "list[object] | null",
-            None,
-            "A teacher's own deck instead of the built-in ones: 6-20 compounds, each "
-            '{"formula": "CO2", "name": "Carbon dioxide", "bonding": "covalent"} (name and '
-            "bonding optional; at most 9 atoms). Six wild cards and element cards complete "
-            "it to 54 cards; two copies are used for 4-6 players.",
-        ),
-        Option(
-            "deck_out",
-            "str",
-            "reshuffle",
-            "When the draw deck runs out: 'reshuffle' the discard pile (all but its top card) "
-            "into a new draw deck, or 'end_round' after the turn that empties it.",
-            choices=dd.DECK_OUT,
-        ),
-        Option(
-            "must_capture",
-            "bool",
-            True,
-            "A seat that can capture a compound must (the seed: 'If the player cannot "
-            "capture a card, they must discard'); false lets it discard instead.",
-        ),
-        match.target_option(250, SEED_MATCH),
-        match.on_tie_option("share"),
-        match.max_rounds_option(
-            30,
-            "A round can end before anyone captures, with every seat at zero or below, so "
-            "without a limit a match need not end.",
-        ),
-        Option(
-            "deal",
-            "object | null",
-            None,
-            'Fix cards of the first round, for lessons and tests: {"hands": [["C", "O", '
-            '"wild"], ...] (one list per seat, at most 7 names: element symbols or "wild"), '
-            '"row": ["CO2", ...] (at most 6 formulas), "discard": "H"}; every part optional, '
-            "the rest dealt at random.",
-        ),
-    ),
+    options=options_of(wire.Options),
     player_counts=_player_counts(),
     codes=CODES,
 )
@@ -181,14 +145,6 @@ def _choose_decks(players: int, opts: dict[str, Any]) -> list[str]:
 def setup(players: int, options: Mapping[str, Any], seed: int) -> State:
     players = check_players(INFO, players)
     opts = resolve_options(INFO, options)
-    match.check_options(opts["target"], opts["on_tie"], opts["max_rounds"])
-    if opts["deck_out"] not in dd.DECK_OUT:
-        raise RuleViolation(
-            "bad_option", f"deck_out must be one of {list(dd.DECK_OUT)}, not {opts['deck_out']!r}."
-        )
-    if not isinstance(opts["must_capture"], bool):
-        raise RuleViolation("bad_option", "must_capture must be true or false.")
-    dd.check_deal_spec(opts["deal"])
     decks = _choose_decks(players, opts)
     state = {**dm.new_state(players, opts, decks, seed), "quiet": 0, "result": None}
     dealer = int(state["match"]["dealer"])
@@ -197,82 +153,94 @@ def setup(players: int, options: Mapping[str, Any], seed: int) -> State:
 
 
 # ---------------------------------------------------------------- moves -------------
-def parse_move(move: Mapping[str, Any]) -> Move:
-    """A move of the shared turn (:data:`rules.draw_discard_match.MOVE_FIELDS`)."""
-    return dm.parse_table_move(dm.move_kind(move, dm.MOVE_FIELDS, INFO.title), move)
-
-
 round_over = dm.round_over
 to_act = dm.to_act
 
 
-def _can_capture(state: State, seat: int, cards: TableCards) -> bool:
-    return bool(dd.capture_moves(state, seat, cards))
+def _playing(state: State, seat: int) -> bool:
+    """Whether it is ``seat``'s play step (a capture or a discard may be worth trying)."""
+    turn = state["turn"]
+    return turn is not None and turn["seat"] == seat and turn["step"] == "play"
 
 
-def _verify(state: State, seat: int, move: Move, cards: TableCards) -> list[JSON] | None:
-    """Raise what forbids ``move``; return a capture's parts."""
-    dm.verify_match(state, seat, move)
-    if move["type"] == "next_round":
-        return None
+# draw: two cards a turn, from the draw deck or (once) the top of the discard pile
+def verify_draw(state: State, seat: int, move: Move) -> None:
+    dd.verify_draw(state, seat, move["source"], state["options"]["deck_out"])
+
+
+def draws(state: State, seat: int) -> list[Move]:
+    return [{"type": "draw", "source": s} for s in ("deck", "discard")]
+
+
+def draw(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     deck_out = state["options"]["deck_out"]
-    if move["type"] == "draw":
-        dd.verify_draw(state, seat, move["source"], deck_out)
-        return None
-    if move["type"] == "capture":
-        return dd.verify_capture(state, seat, move["compound"], move["cards"], cards)
+    return dd.apply_draw(state, seat, move["source"], cards_of(state), LAYOUT, deck_out)
+
+
+# capture: a face-up compound with exactly its elements; it ends the turn
+def verify_capture(state: State, seat: int, move: Move) -> None:
+    dd.verify_capture(state, seat, move["compound"], move["cards"], cards_of(state))
+
+
+def captures(state: State, seat: int) -> list[Move]:
+    return dd.capture_moves(state, seat, cards_of(state)) if _playing(state, seat) else []
+
+
+def capture(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
+    cards = cards_of(state)
+    new, events = dd.apply_capture(state, seat, move["compound"], move["cards"], cards, LAYOUT)
+    events[0]["points"] = scoring.COMPOUND_POINTS
+    return _end_turn(new, seat, events, cards, captured=True)
+
+
+# discard: a card of the hand, when no capture is due; it ends the turn
+def _must_capture(state: State, seat: int, cards: TableCards) -> bool:
+    return bool(state["options"]["must_capture"]) and dd.can_capture(state, seat, cards)
+
+
+def verify_discard(state: State, seat: int, move: Move) -> None:
+    cards = cards_of(state)
     dd.verify_discard(state, seat, move["card"], cards)
-    if state["options"]["must_capture"] and _can_capture(state, seat, cards):
+    if _must_capture(state, seat, cards):
         raise RuleViolation(
             "must_capture",
             "You can capture a face-up compound with your cards, so you must capture it "
             "instead of discarding (see your legal moves).",
             rule=dd.SEED_DISCARD,
         )
-    return None
 
 
-def verify(state: State, seat: int, move: Move) -> None:
-    _verify(state, seat, move, cards_of(state))
-
-
-def legal_moves(state: State, seat: int) -> list[Move]:
-    check_seat(state, seat)
-    if seat not in to_act(state):
+def discards(state: State, seat: int) -> list[Move]:
+    if not _playing(state, seat) or _must_capture(state, seat, cards_of(state)):
         return []
-    if round_over(state):
-        options: list[Move] = [{"type": "next_round"}]
-    elif state["turn"]["step"] == "draw":
-        options = [{"type": "draw", "source": s} for s in ("deck", "discard")]
-    else:
-        cards = cards_of(state)
-        captures = dd.capture_moves(state, seat, cards)
-        options = list(captures)
-        if not (captures and state["options"]["must_capture"]):
-            options += [{"type": "discard", "card": c} for c in state["zones"]["hand"][seat]]
-    return [m for m in options if GAME.can(state, seat, m)]
+    return [{"type": "discard", "card": c} for c in state["zones"]["hand"][seat]]
 
 
-def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
-    move = parse_move(move)
+def discard(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     cards = cards_of(state)
-    parts = _verify(state, seat, move, cards)
-    kind = move["type"]
-    if kind == "next_round":
-        return _next_round(state, cards)
-    if kind == "draw":
-        return dd.apply_draw(
-            state, seat, move["source"], cards, LAYOUT, state["options"]["deck_out"]
-        )
-    if kind == "capture":
-        assert parts is not None
-        new, events = dd.apply_capture(
-            state, seat, move["compound"], move["cards"], cards, LAYOUT, parts
-        )
-        events[0]["points"] = scoring.COMPOUND_POINTS
-        return _end_turn(new, seat, events, cards, captured=True)
     new, events = dd.apply_discard(state, seat, move["card"], cards, LAYOUT)
     return _end_turn(new, seat, events, cards, captured=False)
+
+
+# next_round: the next dealer deals again once a round is over
+def next_round(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
+    m = match.next_round(state["match"])
+    new = {**state, "match": m, "quiet": 0, "result": None}
+    new, events = dd.deal(new, cards_of(state), int(m["dealer"]), LAYOUT)
+    events[0]["round"] = m["round"]
+    return new, events
+
+
+ACTIONS = Actions(
+    (
+        Action(dw.DrawMove, dm.in_round(verify_draw), draw, draws),
+        Action(dw.CaptureMove, dm.in_round(verify_capture), capture, captures),
+        Action(dw.DiscardMove, dm.in_round(verify_discard), discard, discards),
+        Action(match.NextRoundMove, dm.verify_next_round, next_round, dm.next_rounds),
+    )
+)
+"""The move types in the order their legal moves are listed (the random bot draws from
+that list): the draws, the captures, the discards; the next round between rounds."""
 
 
 def _end_reason(state: State) -> str | None:
@@ -297,14 +265,6 @@ def _end_turn(
         events.append({"type": "turn_started", "seat": nxt})
         return new, events
     return dm.end_round(new, scoring.round_result(new["zones"], cards, reason), events)
-
-
-def _next_round(state: State, cards: TableCards) -> tuple[State, list[Event]]:
-    m = match.next_round(state["match"])
-    new = {**state, "match": m, "quiet": 0, "result": None}
-    new, events = dd.deal(new, cards, int(m["dealer"]), LAYOUT)
-    events[0]["round"] = m["round"]
-    return new, events
 
 
 # ---------------------------------------------------------------- views -------------
@@ -333,16 +293,12 @@ def scores(state: State) -> JSON:
     return dm.scores(state, cards_of(state), scoring.COMPOUND_POINTS)
 
 
-def bot_move(state: State, seat: int, bot: str) -> tuple[Move, State]:
-    return dm.bot_move(state, seat, bot, legal_moves, cards_of(state), greedy)
-
-
 # ---------------------------------------------------------------- invariants --------
-def check(state: State) -> None:
-    """Cards conserved and in their kind of zone; the row full while compounds remain;
-    the turn record consistent with the phase."""
+def invariants(state: State) -> list[str]:
+    """Cards in their kind of zone (that each is held once is the layout's check); the
+    row full while compounds remain; the turn record consistent with the phase."""
     zones = state["zones"]
-    problems = dd.card_problems(zones, LAYOUT, cards_of(state))
+    problems = dd.misplaced(zones, LAYOUT, cards_of(state))
     players = int(state["players"])
     problems += dd.row_problems(zones)
     if len(zones["hand"]) != players or len(state["match"]["totals"]) != players:
@@ -358,8 +314,7 @@ def check(state: State) -> None:
             problems.append(f"{state['quiet']} quiet turns in a round still being played")
     elif turn is not None:
         problems.append("the round is over but a seat has the turn")
-    if problems:
-        raise RuleViolation("state_invalid", "; ".join(problems))
+    return problems
 
 
 def deck() -> list[JSON]:
@@ -367,19 +322,21 @@ def deck() -> list[JSON]:
     return [dict(f) for f in table_cards([compound_deck(n) for n in DECK_NAMES]).faces]
 
 
+# The card-conservation check comes from the layout and the moves from the actions; the
+# bots' refusal and redeal_hidden are the draw-two table's own (dm.waiting,
+# dm.redeal_hidden: compound cards are never resampled into hands).
 GAME = GameRules(
     info=INFO,
+    wire=wire.WIRE,
     setup=setup,
-    parse_move=parse_move,
-    verify=verify,
     to_act=to_act,
-    legal_moves=legal_moves,
-    apply=apply,
     view=view,
     scores=scores,
     outcome=dm.outcome,
-    bot_move=bot_move,
-    check=check,
+    **{**ACTIONS.functions(), "waiting": dm.waiting},
+    bots={"greedy": dm.greedy_bot(greedy, cards_of)},
+    cards=lambda state: cards_of(state).ids,
+    invariants=invariants,
     redeal_hidden=dm.redeal_hidden,
     deck=deck,
     layout=LAYOUT,

@@ -17,35 +17,38 @@ seat has selected, all selections are revealed together, the race to spell a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from rules.chemistry.elements import ELEMENTS, FAMILY_NAMES, MAX_Z, element
+from rules.actions import Action, Actions
+from rules.chemistry.elements import MAX_Z, element
 from rules.chemistry.words import validate_word_list
 from rules.core import (
+    Code,
     Dynamics,
     Event,
     GameInfo,
     GameRules,
     Move,
-    Option,
     Outcome,
     RuleViolation,
+    Source,
     State,
-    can,
     check_deal_shape,
     check_players,
     check_seat,
     is_int,
     left_of,
     mask,
+    options_of,
     resolve_options,
     right_of,
 )
 from rules.rng import new_rng, randbelow, shuffled
 
-from . import scoring
-from .bots import choose
+from . import explain, scoring, wire
+from .bots import greedy_pick
+from .cards import card, deck_card
 from .race import placings, word_index, word_list
 
 SEED_DRAFT = (
@@ -71,16 +74,26 @@ DEAL_TABLE: Mapping[int, tuple[int, int]] = {
     10: (103, 10),
 }
 
-CODES: Mapping[str, str] = {
-    "not_in_hand": "The card is not in this seat's hand.",
-    "already_selected": "This seat has already selected its card this round.",
-    "bad_word_list": "The custom word list is not a list of 5-letter words, or is too long.",
+CODES: Mapping[str, Code] = {
+    "not_in_hand": Code.move("The card is not in this seat's hand."),
+    "already_selected": Code.turn("This seat has already selected its card this round."),
+    "bad_word_list": Code.setup(
+        "The custom word list is not a list of 5-letter words, or is too long."
+    ),
 }
 
 INFO = GameInfo(
     slug="element-draft",
     title="Chemistry Card Game",
     seed_file="000_bf71dd5321d29db6.txt",
+    source=Source(
+        title="Chemistry Card Game",
+        publisher=None,
+        origin=(
+            'Rules in Markdown headed "Chemistry Chard Game" (a misprint of Card), for a deck of '
+            "103 element cards; they name no author or publisher."
+        ),
+    ),
     min_players=2,
     max_players=10,
     dynamics=Dynamics.SIMULTANEOUS,
@@ -88,40 +101,10 @@ INFO = GameInfo(
     rules_version=1,
     summary="Draft element cards; score runs of atomic numbers, mass, words spelled with "
     "symbols, ion pairs, families and radioactivity.",
-    options=(
-        Option(
-            "words",
-            "list[str] | null",
-            None,
-            "A teacher's own list of 5-letter words for the atomic-symbol race "
-            "(at most 500); null uses the built-in English list.",
-        ),
-        Option(
-            "deal",
-            "list[list[int]] | null",
-            None,
-            "Fix the hands: one list of atomic numbers per seat, all the same size, no card "
-            "twice. For lessons and tests; null deals by the seed's table.",
-        ),
-        Option(
-            "bismuth_radioactive",
-            "bool",
-            False,
-            "Count bismuth (83) as radioactive. Its only natural isotope decays with a "
-            "half-life of about 2e19 years, so school tables often call it stable.",
-        ),
-    ),
+    options=options_of(wire.Options),
     player_counts={p: {"deck_size": d, "hand_size": h} for p, (d, h) in DEAL_TABLE.items()},
     codes=CODES,
 )
-
-
-_CARDS: tuple[dict[str, Any], ...] = tuple({"z": e.number, "symbol": e.symbol} for e in ELEMENTS)
-
-
-def card(z: int) -> dict[str, Any]:
-    """A card as views show it (a shared, read-only dict)."""
-    return _CARDS[z - 1]
 
 
 # ---------------------------------------------------------------- setup -------------
@@ -148,8 +131,6 @@ def _check_deal(deal: object, players: int) -> list[list[int]]:
 def setup(players: int, options: Mapping[str, Any], seed: int) -> State:
     players = check_players(INFO, players)
     opts = resolve_options(INFO, options)
-    if not isinstance(opts["bismuth_radioactive"], bool):
-        raise RuleViolation("bad_option", "bismuth_radioactive must be true or false.")
     if opts["words"] is not None:
         opts["words"] = list(validate_word_list(opts["words"]))
     deck_size, hand_size = DEAL_TABLE[players]
@@ -183,25 +164,25 @@ def finished(state: State) -> bool:
     return int(state["turn"]) > int(state["hand_size"])
 
 
+def _bismuth(state: State) -> bool:
+    return bool(state["options"]["bismuth_radioactive"])
+
+
+def _card_of(state: State) -> Callable[[int], dict[str, Any]]:
+    """Cards as this game shows them (its reading of bismuth)."""
+    bismuth = _bismuth(state)
+    return lambda z: card(z, bismuth_radioactive=bismuth)
+
+
+def described(placing: Mapping[str, Any]) -> dict[str, Any]:
+    """A place in the word race as views, scores and events show it: the record the
+    state keeps, with its explanation."""
+    return {**placing, "explanation": explain.spelled(placing)}
+
+
 # ---------------------------------------------------------------- moves -------------
-def parse_move(move: Mapping[str, Any]) -> Move:
-    if not isinstance(move, Mapping) or move.get("type") != "draft":
-        kind = move.get("type") if isinstance(move, Mapping) else None
-        raise RuleViolation(
-            "unknown_move", f"{kind!r} is not a move of this game; the only move is 'draft'."
-        )
-    z = move.get("card")
-    if not isinstance(z, int) or isinstance(z, bool):
-        raise RuleViolation("bad_move", f"A draft names a card by atomic number, not {z!r}.")
-    extra = set(move) - {"type", "card"}
-    if extra:
-        raise RuleViolation("bad_move", f"A draft has only 'type' and 'card'; remove {extra}.")
-    return {"type": "draft", "card": z}
-
-
-def verify_draft(state: State, seat: int, z: int) -> None:
-    """Raise the ``RuleViolation`` that forbids ``seat`` drafting ``z``, if any."""
-    check_seat(state, seat)
+def waiting(state: State, seat: int) -> None:
+    """Raise why ``seat`` cannot draft now: the draft is over, or it has selected."""
     if finished(state):
         raise RuleViolation("game_over", "The draft is over: every card has been drafted.")
     if state["pending"][seat] is not None:
@@ -211,23 +192,26 @@ def verify_draft(state: State, seat: int, z: int) -> None:
             f"You already selected {chosen} this round; wait for the others to select.",
             rule=SEED_DRAFT,
         )
+
+
+def verify_draft(state: State, seat: int, move: Move) -> None:
+    """Raise the ``RuleViolation`` that forbids ``seat`` drafting the move's card, if any."""
+    z = move["card"]
     if z not in state["hands"][seat]:
-        name = f"{element(z).symbol} ({z})" if 1 <= z <= MAX_Z else str(z)
         raise RuleViolation(
             "not_in_hand",
-            f"{name} is not in your hand; choose one of the cards you hold.",
+            f"{_named(z)} is not in your hand; choose one of the cards you hold.",
             rule=SEED_DRAFT,
             card=z,
         )
 
 
-def verify(state: State, seat: int, move: Move) -> None:
-    """Raise the ``RuleViolation`` that forbids the parsed ``move``, if any."""
-    verify_draft(state, seat, move["card"])
+def _named(z: int) -> str:
+    return f"{element(z).symbol} ({z})" if 1 <= z <= MAX_Z else str(z)
 
 
-def can_draft(state: State, seat: int, z: int) -> bool:
-    return can(verify, state, seat, {"type": "draft", "card": z})
+def drafts(state: State, seat: int) -> list[Move]:
+    return [{"type": "draft", "card": z} for z in state["hands"][seat]]
 
 
 def to_act(state: State) -> list[int]:
@@ -236,15 +220,8 @@ def to_act(state: State) -> list[int]:
     return [s for s, p in enumerate(state["pending"]) if p is None]
 
 
-def legal_moves(state: State, seat: int) -> list[Move]:
-    check_seat(state, seat)
-    return [{"type": "draft", "card": z} for z in state["hands"][seat] if can_draft(state, seat, z)]
-
-
-def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
-    move = parse_move(move)
+def draft(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     z = move["card"]
-    verify(state, seat, move)
     pending = list(state["pending"])
     pending[seat] = z
     new: State = {**state, "pending": pending}
@@ -256,17 +233,22 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     return new, events
 
 
+ACTIONS = Actions((Action(wire.DraftMove, verify_draft, draft, drafts),), before=waiting)
+
+
 def _reveal(state: State) -> tuple[State, list[Event]]:
     players = int(state["players"])
     turn = int(state["turn"])
     picks: list[int] = list(state["pending"])
     hands = [[c for c in hand if c != picks[s]] for s, hand in enumerate(state["hands"])]
     drafted = [[*d, picks[s]] for s, d in enumerate(state["drafted"])]
+    shown = _card_of(state)
     events: list[Event] = [
         {
             "type": "cards_revealed",
             "turn": turn,
-            "cards": [{"seat": s, **card(picks[s])} for s in range(players)],
+            "cards": [{"seat": s, **shown(picks[s])} for s in range(players)],
+            "explanation": explain.revealed(turn, picks),
         }
     ]
     placed = placings(state)
@@ -292,7 +274,8 @@ def _reveal(state: State) -> tuple[State, list[Event]]:
             "tied": len(achievers) > 1,
         }
         new_placings.append(record)
-        events.append({"type": "word_spelled", **record})
+        events.append({"type": "word_spelled", **described(record)})
+    events += _ions_paired(state, drafted, picks)
     new: State = {
         **state,
         "hands": hands,
@@ -313,22 +296,57 @@ def _reveal(state: State) -> tuple[State, list[Event]]:
     return new, events
 
 
+def _ions_paired(state: State, drafted: list[list[int]], picks: list[int]) -> list[Event]:
+    """An ``ions_paired`` event for each seat whose drafted card adds an ion pair.
+
+    One card adds at most one pair to the largest set, and when it does it is in every
+    largest set (otherwise that set would fit in the cards before); so the pair that
+    holds it is the new one, though the other pairs may regroup.
+    """
+    players = int(state["players"])
+    bismuth = _bismuth(state)
+    events: list[Event] = []
+    for s in range(players):
+        before = scoring.own_categories(tuple(state["drafted"][s]), players, bismuth)
+        after = scoring.own_categories(tuple(drafted[s]), players, bismuth)
+        pairs = after["ionization"]["pairs"]
+        if len(pairs) <= len(before["ionization"]["pairs"]):
+            continue
+        z = picks[s]
+        pair = next(p for p in pairs if z in (p["cation"], p["anion"]))
+        total = int(after["ionization"]["points"])
+        gained = total - int(before["ionization"]["points"])
+        events.append(
+            {
+                "type": "ions_paired",
+                "seat": s,
+                "turn": int(state["turn"]),
+                "card": z,
+                "pair": dict(pair),
+                "pairs": [dict(p) for p in pairs],
+                "points": gained,
+                "ionization_points": total,
+                "explanation": explain.paired(s, z, pair, pairs, gained, total),
+            }
+        )
+    return events
+
+
 # ---------------------------------------------------------------- views -------------
 def view(state: State, seat: int | None) -> dict[str, Any]:
     if seat is not None:
         check_seat(state, seat)
     players = int(state["players"])
     placed = placings(state)
-    table = scoring.totals(
-        state["drafted"], placed, bismuth_radioactive=bool(state["options"]["bismuth_radioactive"])
-    )
+    shown = _card_of(state)
+    table = scoring.totals(state["drafted"], placed, bismuth_radioactive=_bismuth(state))
     seats = [
         {
             "seat": s,
-            "drafted": [card(z) for z in state["drafted"][s]],
+            "drafted": [shown(z) for z in state["drafted"][s]],
             "hand_count": len(state["hands"][s]),
             "has_selected": state["pending"][s] is not None,
-            "word": placed.get(s),
+            "word": described(placed[s]) if s in placed else None,
             "score": table[s],
         }
         for s in range(players)
@@ -344,7 +362,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "hand_size": state["hand_size"],
         "set_aside_count": len(state["set_aside"]),
         # hidden during the draft; shown once it has ended, so anyone can check the deal
-        "set_aside": [card(z) for z in state["set_aside"]] if finished(state) else None,
+        "set_aside": [shown(z) for z in state["set_aside"]] if finished(state) else None,
         "word_list": "default" if words is None else "custom",
         "radioactivity_scored": players >= scoring.RADIOACTIVITY_MIN_PLAYERS,
         "seats": seats,
@@ -354,8 +372,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         pending = state["pending"][seat]
         out["you"] = {
             "seat": seat,
-            "hand": [card(z) for z in state["hands"][seat]],
-            "selection": card(pending) if pending is not None else None,
+            "hand": [shown(z) for z in state["hands"][seat]],
+            "selection": shown(pending) if pending is not None else None,
             "left": left_of(seat, players),
             "right": right_of(seat, players),
         }
@@ -365,8 +383,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
 def scores(state: State) -> dict[str, Any]:
     drafted = state["drafted"]
     masses = [scoring.total_mass(d) for d in drafted]
-    placed = placings(state)
-    bismuth = bool(state["options"]["bismuth_radioactive"])
+    placed = {s: described(p) for s, p in placings(state).items()}
+    bismuth = _bismuth(state)
     seats = [
         scoring.seat_breakdown(s, drafted, placed, bismuth_radioactive=bismuth, masses=masses)
         for s in range(int(state["players"]))
@@ -401,15 +419,11 @@ def outcome(state: State) -> Outcome:
     )
 
 
-def bot_move(state: State, seat: int, bot: str) -> tuple[Move, State]:
-    legal = legal_moves(state, seat)
-    if not legal:
-        verify_draft(state, seat, -1)  # raises the reason there is no move
-    z, rng = choose(state, seat, bot, [m["card"] for m in legal])
-    return {"type": "draft", "card": z}, {**state, "rng": rng}
+def greedy_bot(state: State, seat: int, legal: list[Move]) -> tuple[Move, State]:
+    return {"type": "draft", "card": greedy_pick(state, seat, [m["card"] for m in legal])}, state
 
 
-def check(state: State) -> None:
+def invariants(state: State) -> list[str]:
     """Invariants: each dealt card exactly once; hands shrink in step; selections held."""
     players = int(state["players"])
     hands, drafted, pending = state["hands"], state["drafted"], state["pending"]
@@ -429,8 +443,7 @@ def check(state: State) -> None:
     for s, p in enumerate(pending):
         if p is not None and p not in hands[s]:
             problems.append(f"seat {s} selected a card it does not hold")
-    if problems:
-        raise RuleViolation("state_invalid", "; ".join(problems))
+    return problems
 
 
 def redeal_hidden(state: State, seat: int | None, seed: int) -> State:
@@ -453,35 +466,20 @@ def redeal_hidden(state: State, seat: int | None, seed: int) -> State:
 
 def deck() -> list[dict[str, Any]]:
     """Every card of the full 103-card deck with the facts scoring uses."""
-    return [
-        {
-            "z": e.number,
-            "symbol": e.symbol,
-            "name": e.name,
-            "mass": e.mass,
-            "mass_is_standard": e.mass_is_standard,
-            "family": e.family,
-            "family_name": FAMILY_NAMES[e.family],
-            "ion_charges": list(e.ion_charges),
-            "radioactive": e.radioactive,
-        }
-        for e in ELEMENTS
-    ]
+    return [deck_card(z) for z in range(1, MAX_Z + 1)]
 
 
 GAME = GameRules(
     info=INFO,
+    wire=wire.WIRE,
     setup=setup,
-    parse_move=parse_move,
-    verify=verify,
     to_act=to_act,
-    legal_moves=legal_moves,
-    apply=apply,
     view=view,
     scores=scores,
     outcome=outcome,
-    bot_move=bot_move,
-    check=check,
+    **ACTIONS.functions(),
+    bots={"greedy": greedy_bot},
+    invariants=invariants,
     redeal_hidden=redeal_hidden,
     deck=deck,
     resources={"words": word_list},

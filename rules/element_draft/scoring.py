@@ -21,6 +21,8 @@ from rules.chemistry.elements import FAMILIES, MAX_Z, element, is_radioactive
 from rules.chemistry.ions import max_ion_pairs
 from rules.core import neighbours
 
+from .cards import ion
+
 RUN_POINTS = {2: 4, 3: 9, 4: 16}
 FAMILY_POINTS = {2: 1, 3: 3, 4: 6, 5: 10, 6: 15}
 SYMBOL_POINTS = (8, 5, 2)
@@ -162,8 +164,9 @@ def place_points(place: int) -> int:
 def ionization(numbers: Sequence[int]) -> dict[str, Any]:
     """5 points per cation/anion pair of equal charge magnitude (maximum matching).
 
-    >>> ionization([11, 17, 20, 8])["points"]  # Na+ Cl-, Ca2+ O2-
-    10
+    >>> row = ionization([11, 17, 20, 8])  # Na+ Cl-, Ca2+ O2-
+    >>> row["points"], [(p["cation_ion"], p["anion_ion"], p["formula"]) for p in row["pairs"]]
+    (10, [('Na+', 'Cl-', 'NaCl'), ('Ca2+', 'O2-', 'CaO')])
     """
     pairs = max_ion_pairs(numbers)
     return {
@@ -174,6 +177,8 @@ def ionization(numbers: Sequence[int]) -> dict[str, Any]:
                 "anion": p.anion,
                 "charge": p.charge,
                 "formula": _formula(p.cation, p.anion),
+                "cation_ion": ion(element(p.cation).symbol, p.charge),
+                "anion_ion": ion(element(p.anion).symbol, -p.charge),
             }
             for p in pairs
         ],

@@ -1,4 +1,5 @@
-"""Bots: ``random`` (uniform over the legal moves) and ``greedy`` (best immediate gain).
+"""The ``greedy`` bot (best immediate gain); ``random`` (uniform over the legal moves,
+with the game's own generator) is every game's.
 
 ``greedy`` judges a move by the cards it expects to win minus the cards it expects to
 give away in this exchange, using only what its seat can see:
@@ -17,27 +18,14 @@ from __future__ import annotations
 
 from math import comb
 
-from rules.core import Move, RuleViolation, State
-from rules.rng import choice
+from rules.core import Move, State
 
 from . import exchange as ex
-from .cards import deck_of
-
-BOTS = ("random", "greedy")
+from .table import deck_of, in_play, layout, lead_ion
 
 
-def choose(state: State, seat: int, bot: str) -> tuple[Move, State]:
-    """The move ``bot`` makes for ``seat`` and the state with its generator advanced."""
-    from .game import legal_moves, verify
-
-    if bot not in BOTS:
-        raise RuleViolation("unknown_bot", f"There is no bot {bot!r}; choose one of {list(BOTS)}.")
-    legal = legal_moves(state, seat)
-    if not legal:
-        verify(state, seat, {"type": "decline"})  # raises why this seat cannot move
-    if bot == "random":
-        rng, move = choice(state["rng"], legal)
-        return move, {**state, "rng": rng}
+def greedy_bot(state: State, seat: int, legal: list[Move]) -> tuple[Move, State]:
+    """The ``greedy`` bot's move (it draws nothing from the generator)."""
     return greedy(state, seat, legal), state
 
 
@@ -60,8 +48,6 @@ def greedy(state: State, seat: int, legal: list[Move]) -> Move:
 
 def answer_value(state: State, seat: int, move: Move) -> float:
     """Expected cards won minus cards given away by answering with ``move``."""
-    from .game import in_play
-
     deck = deck_of(state)
     initiator = int(state["initiator"])
     lead_cards = in_play(state, initiator)
@@ -84,11 +70,9 @@ def answer_value(state: State, seat: int, move: Move) -> float:
 def chance_of_holding(state: State, seat: int, other: int, need: int) -> float:
     """The chance that ``other``'s hand holds ``need`` cards of the lead's ion, judged
     from what ``seat`` can see (every card it cannot see is equally likely)."""
-    from .game import LAYOUT, lead_ion
-
     deck = deck_of(state)
     lead = lead_ion(state)
-    seen = LAYOUT.visible(state["zones"], seat)
+    seen = layout(state).visible(state["zones"], seat)
     unseen = [c for c in deck.ids if c not in seen]
     size = len(state["zones"]["hand"][other])
     wanted = sum(1 for c in unseen if deck.ion_of(c) is lead)

@@ -5,8 +5,8 @@ Everything here works on ions and counts; the game module moves the cards.
 
 Step 4's answers depend only on the initiating card:
 
->>> from .cards import default_deck
->>> from .ions import ion
+>>> from rules.chemistry.decks.ion import default_deck
+>>> from rules.chemistry.ions import ion
 >>> deck = default_deck()
 >>> describe(answers(deck, ion("Ca2+")))
 '2 Cl-, 1 O2- or 2 N3-'
@@ -28,29 +28,12 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from rules.chemistry.decks.ion import IonDeck
+from rules.chemistry.ions import Ion, ionic_compound
 from rules.core import RuleViolation
+from rules.text import plural
 
-from .cards import Deck
-from .ions import Ion, compound
-
-SEED_STEP4 = (
-    "The player counterclockwise to the first player, player 2, MUST play cards: "
-    "i) that have the opposite charge of the 1st player's card "
-    "ii) of the same ion (ex. you can't play a Cl- and an O2) "
-    "iii) the number of cards played is/are equal to the charge number on the 1st "
-    "player's card, unless the 2nd player is matching it with the same numeric charge."
-)
-SEED_RULING1 = (
-    "Play what you have, but you can't play a card with a higher charge than the "
-    "initiating player that is not described by Step 4. [...] When there are playable "
-    "moves, do not use these rulings."
-)
-SEED_STEP5 = (
-    "If the responding player (player 2) has a higher total charge than the initiating "
-    "player (player 1), the initiating player has the option to add cards from his/her "
-    "hand into play. This is called calling for reinforcements. The cards added must be "
-    "of the same ion."
-)
+from .seed import RULING1, STEP4, STEP5
 
 
 @dataclass(frozen=True)
@@ -85,7 +68,7 @@ def opposite(lead: Ion, other: Ion) -> bool:
     return (lead.charge > 0) != (other.charge > 0)
 
 
-def answers(deck: Deck, lead: Ion) -> list[Answer]:
+def answers(deck: IonDeck, lead: Ion) -> list[Answer]:
     """Every answer step 4 describes against ``lead`` (whatever the hand holds)."""
     return list(_answers(deck.ions, lead))
 
@@ -95,7 +78,7 @@ def _answers(ions: tuple[Ion, ...], lead: Ion) -> tuple[Answer, ...]:
     return tuple(Answer(i, required_count(lead, i)) for i in ions if opposite(lead, i))
 
 
-def held(deck: Deck, hand: Sequence[int]) -> dict[Ion, int]:
+def held(deck: IonDeck, hand: Sequence[int]) -> dict[Ion, int]:
     """How many cards of each ion a hand holds."""
     out: dict[Ion, int] = {}
     for c in hand:
@@ -118,7 +101,7 @@ class Options:
     answers: tuple[Answer, ...]
 
 
-def options(deck: Deck, lead: Ion, hand: Sequence[int]) -> Options:
+def options(deck: IonDeck, lead: Ion, hand: Sequence[int]) -> Options:
     have = held(deck, hand)
     regular = tuple(a for a in answers(deck, lead) if have.get(a.ion, 0) >= a.count)
     if regular:
@@ -137,7 +120,7 @@ def legal_now(found: Options) -> str:
     return f"Legal now: {describe(found.answers)}."
 
 
-def verify_response(deck: Deck, lead: Ion, hand: Sequence[int], cards: Sequence[int]) -> str:
+def verify_response(deck: IonDeck, lead: Ion, hand: Sequence[int], cards: Sequence[int]) -> str:
     """The kind of a legal answer (``regular`` or ``partial``), or the rule it breaks.
 
     The cards are known to be in the hand; each refusal names rule (i), (ii) or
@@ -152,7 +135,7 @@ def verify_response(deck: Deck, lead: Ion, hand: Sequence[int], cards: Sequence[
             "wrong_charge_sign",
             f"Rule (i): answer {lead.label} with cards of the opposite charge ({side} ions); "
             f"{', '.join(wrong_sign)} has the same sign as {lead.label}. {legal_now(found)}",
-            rule=SEED_STEP4,
+            rule=STEP4,
             lead=lead.label,
             legal=[a.to_json() for a in found.answers],
         )
@@ -162,7 +145,7 @@ def verify_response(deck: Deck, lead: Ion, hand: Sequence[int], cards: Sequence[
             "mixed_ions",
             f"Rule (ii): all the cards you play must be the same ion; you played "
             f"{' and '.join(kinds)}. {legal_now(found)}",
-            rule=SEED_STEP4,
+            rule=STEP4,
             lead=lead.label,
             legal=[a.to_json() for a in found.answers],
         )
@@ -172,7 +155,7 @@ def verify_response(deck: Deck, lead: Ion, hand: Sequence[int], cards: Sequence[
         return "regular"
     step4 = (
         f"Rule (iii): against {lead.label} (charge number {lead.magnitude}) play "
-        f"{lead.magnitude} cards of one ion, or 1 card of an ion with the same charge "
+        f"{plural(lead.magnitude, 'card')} of one ion, or 1 card of an ion with the same charge "
         f"number: {describe(answers(deck, lead))}; you played {count} {ion_.label}."
     )
     details: dict[str, Any] = {"lead": lead.label, "legal": [a.to_json() for a in found.answers]}
@@ -181,7 +164,7 @@ def verify_response(deck: Deck, lead: Ion, hand: Sequence[int], cards: Sequence[
             "wrong_count",
             f"{step4} You hold a step-4 answer, so advanced ruling 1 does not apply. "
             + legal_now(found),
-            rule=SEED_STEP4,
+            rule=STEP4,
             **details,
         )
     if ion_.magnitude > lead.magnitude:
@@ -191,7 +174,7 @@ def verify_response(deck: Deck, lead: Ion, hand: Sequence[int], cards: Sequence[
             f"play {ion_.label}: its charge number ({ion_.magnitude}) is higher than "
             f"{lead.label}'s ({lead.magnitude}) and {count} {ion_.label} is not an answer "
             f"step 4 describes. {legal_now(found)}",
-            rule=SEED_RULING1,
+            rule=RULING1,
             **details,
         )
     have = held(deck, hand).get(ion_, 0)
@@ -202,17 +185,17 @@ def verify_response(deck: Deck, lead: Ion, hand: Sequence[int], cards: Sequence[
             "wrong_count",
             f"Advanced ruling 1: you hold no step-4 answer to {lead.label}, so play what "
             f"you have: all {have} of your {ion_.label}, not {count}. {legal_now(found)}",
-            rule=SEED_RULING1,
+            rule=RULING1,
             **details,
         )
-    raise RuleViolation("wrong_count", f"{step4} {legal_now(found)}", rule=SEED_STEP4, **details)
+    raise RuleViolation("wrong_count", f"{step4} {legal_now(found)}", rule=STEP4, **details)
 
 
 def reinforcement_need(lead: Ion, initiator_total: int, responder_total: int) -> int:
     """The fewest cards of the lead's ion that bring the initiating total to at least
     the responding one (both totals are charge magnitudes).
 
-    >>> from .ions import ion
+    >>> from rules.chemistry.ions import ion
     >>> reinforcement_need(ion("N3-"), 3, 6), reinforcement_need(ion("Na+"), 1, 3)
     (1, 2)
     """
@@ -221,7 +204,7 @@ def reinforcement_need(lead: Ion, initiator_total: int, responder_total: int) ->
 
 
 def verify_reinforcement(
-    deck: Deck,
+    deck: IonDeck,
     lead: Ion,
     hand: Sequence[int],
     cards: Sequence[int],
@@ -242,7 +225,7 @@ def verify_reinforcement(
             "reinforcement_ion",
             f"The cards added must be of the same ion as your first card, {lead.label}; "
             f"{', '.join(wrong)} is not. {can}",
-            rule=SEED_STEP5,
+            rule=STEP5,
         )
     if len(cards) != need:
         sign = 1 if lead.charge > 0 else -1
@@ -257,7 +240,7 @@ def verify_reinforcement(
             "reinforcement_count",
             f"Reinforcements must bring your total charge to at least the responding "
             f"player's with the fewest cards: {problem}. {can}",
-            rule=SEED_STEP5,
+            rule=STEP5,
             needed=need,
         )
 
@@ -294,13 +277,13 @@ def chemistry(first: Side, second: Side) -> dict[str, Any]:
     ``neutral`` says whether the charges cancel; then the cards are ``formula_units``
     whole units of the compound, and ``equation`` shows them combining.
 
-    >>> from .ions import ion
+    >>> from rules.chemistry.ions import ion
     >>> out = chemistry(Side(0, ion("N3-"), 2), Side(1, ion("Ca2+"), 3))
     >>> out["neutral"], out["equation"], out["compound"]["name"]
     (True, '3 Ca2+ + 2 N3- -> Ca3N2', 'calcium nitride')
     """
     cation, anion = (first, second) if first.ion.charge > 0 else (second, first)
-    made = compound(cation.ion, anion.ion)
+    made = ionic_compound(cation.ion, anion.ion)
     neutral = cation.total + anion.total == 0
     units = cation.count // made.cations if neutral else 0
     return {

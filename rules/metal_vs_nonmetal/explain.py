@@ -4,8 +4,8 @@ Each settled exchange names the ions in play with their total charges; when the
 charges cancel, the compound formed (formula, name, equation); when they do not,
 which side had more charge and by how much, and the compound the two ions would form.
 
+>>> from rules.chemistry.ions import ion
 >>> from .exchange import Side
->>> from .ions import ion
 >>> text = settled_text(
 ...     "reinforced", Side(0, ion("N3-"), 2), Side(1, ion("Ca2+"), 3), collector=0,
 ...     collected=5, reinforcements=1, forced=0, partial=False)
@@ -18,14 +18,10 @@ reinforcements with 1 more N3-: 2 N3- (-6) against 3 Ca2+ (+6). The charges canc
 
 from __future__ import annotations
 
-from typing import Any
+from rules.chemistry.ions import Ion
+from rules.text import plural
 
-from .exchange import Answer, Side, chemistry, compound_sentence, describe
-from .ions import Ion
-
-RESULTS = ("balanced", "initiator_higher", "reinforced", "power_play", "no_response")
-"""How an exchange ends: charges equal; the initiating player's higher; a power play
-balanced by reinforcements; a power play that stands; no possible answer."""
+from .exchange import Answer, Side, chemistry, compound_sentence, describe, reinforcement_need
 
 
 def _answered(first: Side, second: Side, partial: bool, forced: int) -> str:
@@ -81,17 +77,15 @@ def settled_text(
     if set_aside:
         cards = "card is" if set_aside == 1 else "cards are"
         parts.append(
-            f"{who} collects the {collected} cards it played; seat {first.seat}'s "
+            f"{who} collects the {plural(collected, 'card')} it played; seat {first.seat}'s "
             f"{set_aside} {cards} set aside and count for nobody (option power_play_prize)."
         )
     else:
-        parts.append(f"{who} collects all {collected} cards.")
+        parts.append(f"{who} collects all {plural(collected, 'card')}.")
     return " ".join(parts)
 
 
 def reinforcement_text(first: Side, second: Side) -> str:
-    from .exchange import reinforcement_need
-
     need = reinforcement_need(first.ion, abs(first.total), abs(second.total))
     after = first.ion.charge * (first.count + need)
     return (
@@ -100,72 +94,20 @@ def reinforcement_text(first: Side, second: Side) -> str:
     )
 
 
-def settled_event(
-    result: str,
-    exchange_no: int,
-    first: Side,
-    second: Side | None,
-    *,
-    collector: int,
-    collected: list[int],
-    set_aside: list[int],
-    reinforcements: int = 0,
-    forced: int = 0,
-    partial: bool = False,
-    text: str = "",
-) -> dict[str, Any]:
-    """The ``exchange_settled`` event (for ``no_response``, ``second`` is None and
-    ``text`` is given)."""
-    chem: dict[str, Any] = {
-        "compound": None,
-        "neutral": False,
-        "formula_units": 0,
-        "equation": None,
-        "stronger": None,
-        "difference": 0,
-    }
-    if second is not None:
-        chem = chemistry(first, second)
-        text = settled_text(
-            result,
-            first,
-            second,
-            collector=collector,
-            collected=len(collected),
-            reinforcements=reinforcements,
-            forced=forced,
-            partial=partial,
-            set_aside=len(set_aside),
-        )
-    return {
-        "type": "exchange_settled",
-        "exchange": exchange_no,
-        "result": result,
-        "initiator": first.to_json(),
-        "responder": second.to_json() if second is not None else None,
-        "reinforcements": reinforcements,
-        "forced_plays": forced,
-        "partial": partial,
-        **chem,
-        "collector": collector,
-        "collected": {"seat": collector, "cards": list(collected)},
-        "set_aside": {"cards": list(set_aside)},
-        "explanation": text,
-    }
-
-
 def no_response_text(
-    initiator: int, responder: int, lead: Ion, step4: list[Answer], taken: Ion
+    initiator: int, responder: int, lead: Ion, step4: list[Answer], taken: Ion | None
 ) -> str:
-    """Advanced ruling 1, example 2: why nothing could be played and what was taken."""
+    """Advanced ruling 1, example 2: why nothing could be played and what was taken
+    (``taken`` is None when the card goes unseen into a face-down collection)."""
     lower = [a.ion.label for a in step4 if a.ion.magnitude < lead.magnitude]
     ruling = (
         f" nor any {' or '.join(lower)} to play what it has (advanced ruling 1)" if lower else ""
     )
+    what = "face down" if taken is None else f"{taken.label} ({taken.name})"
     return (
         f"Seat {responder} holds no answer to {lead.label}: not {describe(step4)} "
         f"(step 4){ruling}. Seat {initiator} takes a random card from its hand, "
-        f"{taken.label} ({taken.name}), and collects it with its {lead.label}: 2 cards."
+        f"{what}, and collects it with its {lead.label}: 2 cards."
     )
 
 

@@ -6,7 +6,10 @@ which is how the service plays it (at its own clock). When the think time would 
 at or after the deadline, the bot thinks faster and acts in the last millisecond
 before it (``at = deadline - 1``); only when that millisecond is all that is left
 does it wait for the end, answering ``time_up`` at the deadline (Polymer has no
-"pass"; on a logical clock that move is how a table of bots ends the game).
+"pass"; on a logical clock that move is how a table of bots ends the game). Before
+the start a bot declares its seat ready; for a seat that already is, it answers why
+it has no move (``already_ready``), as it does for a seat with nothing to do
+(``no_move``) and once time is up (``timer_expired``).
 
 * ``random``: a uniformly random legal move (it repays when called: nothing else is legal).
 * ``trading`` (also served as ``greedy``): asks its neighbours for a card that
@@ -24,10 +27,10 @@ from rules.core import Move, RuleViolation, State, left_of, right_of
 from rules.rng import RngState, choice, randbelow
 
 from .cards import FACES, card_code, face_of
-from .legality import can, legal_moves, time_is_up, to_act, verify
-from .moves import blocking_loans, matching_give
+from .moves import can, legal_moves, matching_give, verify
 from .patterns import best_arrangement, longest_possible
 from .settle import returned_cards, strength
+from .table import blocking_loans, time_is_up, to_act
 
 BOTS = ("random", "greedy", "trading")
 THINK_MS = (200, 2000)
@@ -49,6 +52,7 @@ def choose(state: State, seat: int, bot: str) -> tuple[Move, State]:
     if state["phase"] == "ended":
         verify(state, seat, {"type": "time_up"})  # raises: the game is over
     if state["phase"] == "waiting":
+        verify(state, seat, {"type": "ready"})  # raises for a seat already ready
         return {"type": "ready"}, state
     now = int(state["now_ms"])
     if time_is_up(state, now) or time_is_up(state, now + 1):

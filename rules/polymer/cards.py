@@ -47,14 +47,16 @@ def check_card(card: Any) -> int:
     ...     check_card(104)
     ... except RuleViolation as err:
     ...     print(err.code, "|", err.message)
+    ...     err.details
     bad_card | Card 104 is not a card id: ids are whole numbers 0-103 (two 52-card decks).
+    {'card': 104}
     """
     if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < DECK_SIZE:
         raise RuleViolation(
             "bad_card",
             f"Card {card!r} is not a card id: ids are whole numbers 0-{DECK_SIZE - 1} "
             "(two 52-card decks).",
-            card=repr(card),
+            card=card,
         )
     return card
 
@@ -154,8 +156,8 @@ def parse_face(code: Any) -> int:
     >>> try:
     ...     parse_face("1S")
     ... except RuleViolation as err:
-    ...     print(err.code, "|", err.message[:30])
-    bad_card | '1S' is not a card code: write
+    ...     print(err.code, "|", err.message[:30], "|", err.details)
+    bad_card | '1S' is not a card code: write | {'given': '1S'}
     """
     if isinstance(code, str) and len(code) >= 2:
         rank = _RANK_BY_LABEL.get(code[:-1].upper())
@@ -166,7 +168,7 @@ def parse_face(code: Any) -> int:
         "bad_card",
         f"{code!r} is not a card code: write the rank (A, 2-10, J, Q, K) then the suit "
         "(C, D, H, S), e.g. 'QS' or '10D'.",
-        given=repr(code),
+        given=code,
     )
 
 
@@ -193,7 +195,7 @@ def ids_for_codes(codes: Iterable[str] | str) -> list[int]:
             raise RuleViolation(
                 "bad_card",
                 f"{code!r} is used a third time; there are only two decks.",
-                given=repr(code),
+                given=code,
             )
         seen[face] = copies + 1
         ids.append(face + FACES * copies)

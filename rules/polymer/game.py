@@ -1,9 +1,10 @@
 """Polymer: real-time trading with neighbours, loans and loan calls.
 
-Time is an input, never read from a clock: every move may carry ``at`` (ms since
-an epoch the caller chooses; the service uses its Redis server's clock). The state
-remembers the latest ``at`` seen (``now_ms``). Once ``at`` reaches the deadline the
-only move left is ``time_up``, which settles open loans and ends the game.
+Time is an input, never read from a clock: the service stamps every move with ``at``
+(ms since an epoch the caller chooses: its Redis server's clock; ``wire.Stamp``), and
+a client's move has none. The state remembers the latest ``at`` seen (``now_ms``).
+Once ``at`` reaches the deadline the only move left is ``time_up``, which settles
+open loans and ends the game.
 
 >>> state = GAME.setup(5, {"timer_seconds": 60}, seed=1)
 >>> [len(h) for h in state["hands"]], state["phase"]
@@ -20,55 +21,52 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.core import (
+    At,
+    Code,
     Dynamics,
-    Event,
+    Extra,
     GameInfo,
     GameRules,
-    Move,
-    Option,
-    Outcome,
     RuleViolation,
+    Source,
     State,
     check_deal_shape,
     check_players,
     check_seat,
     left_of,
+    options_of,
     resolve_options,
     right_of,
 )
 from rules.rng import new_rng, shuffled
 
-from . import moves as mv
+from . import wire
 from .bots import choose
 from .cards import DECK_SIZE, card_code, card_json, parse_face
-from .legality import (
-    SEED_LOOK,
-    SEED_STOP,
-    can,
-    legal_moves,
-    move_time,
-    time_is_up,
-    to_act,
-    verify,
-)
+from .clock import CLOCK
 from .moves import (
+    ACTIONS,
     MAX_OPEN_OFFERS,
-    SEED_CALL,
     SEED_TRADE,
     SEED_UNDO,
-    blocking_loans,
+    apply,
+    can,
+    legal_moves,
+    parse_move,
+    start_timer,
+    verify,
 )
 from .patterns import (
     Arrangement,
     best_arrangement,
-    ranking,
     shown_arrangements,
-    table_scores,
     validate_arrangement,
 )
-from .settle import settle
+from .scoring import outcome, scores
+from .table import SEED_CALL, SEED_LOOK, SEED_STOP, blocking_loans, move_time, time_is_up, to_act
 
 __all__ = [
+    "ACTIONS",
     "GAME",
     "INFO",
     "MAX_OPEN_OFFERS",
@@ -93,46 +91,91 @@ DEAL_TABLE: Mapping[int, int] = {
     5: 20, 6: 17, 7: 14, 8: 13, 9: 11, 10: 10, 11: 9, 12: 8, 13: 8, 14: 7, 15: 6,
 }  # fmt: skip
 
-CODES: Mapping[str, str] = {
-    "bad_card": "A card is not a card id (0-103) or a card code such as QS or 10H.",
-    "bad_deal": "The custom deal is not one equal-size hand per seat of at most two of a face.",
-    "not_started": "The timer has not started; nobody may trade or look at their cards yet.",
-    "already_ready": "This seat has already declared it is ready.",
-    "already_started": "The timer is already running.",
-    "timer_running": "Time is not up yet.",
-    "timer_expired": "The timer has reached zero; trading has stopped.",
-    "not_neighbour": "Trades and loans are only with the seats to your left and right.",
-    "not_in_hand": "A card named is not in this seat's hand.",
-    "card_named_twice": "The same card is named twice in one move.",
-    "uneven_trade": "A trade must give and ask for the same number of cards.",
-    "too_many_offers": "This seat has too many open offers; withdraw some first.",
-    "no_such_offer": "No open offer has this id.",
-    "not_your_offer": "Only the seat an offer was made to may accept or decline it; "
-    "only its maker may withdraw it.",
-    "ask_not_met": "The cards given do not match what the offer asks for.",
-    "no_such_trade": "No executed trade has this id.",
-    "not_your_trade": "Only the two seats of a trade may propose to undo it.",
-    "already_undone": "This trade has already been undone.",
-    "undo_impossible": "The traded cards are no longer held by the two seats.",
-    "already_proposed": "Undoing this trade is already proposed and waiting for an answer.",
-    "no_such_loan": "No open loan has this id.",
-    "not_your_loan": "Only the lender may call a loan and only the debtor may repay it.",
-    "already_called": "This loan has already been called in.",
-    "loan_called": "A loan to this seat has been called in: it must repay before anything else.",
-    "bad_patterns": "The declared arrangement is not a list of patterns.",
-    "card_not_in_hand": "A declared pattern names a card this seat does not hold.",
-    "card_used_twice": "A declared arrangement uses one card in two patterns.",
-    "not_a_pattern": "A declared pattern is neither a group nor a sequence.",
-    "duplicate_card": "A hand names the same card twice (only a corrupted state can).",
-    "no_move": "This seat has nothing it may do now (no card, no offer, no loan to call).",
-    "wrong_repayment": "A called loan is repaid with exactly the number of cards owed "
-    "(or every card held, if fewer).",
+ARRANGEMENT = "arrangement"
+"""Polymer's own operation: a seat checks the arrangement it would show (``declared``)."""
+START = "start"
+"""Polymer's own operation: the host starts the timer (``start_timer``)."""
+
+CODES: Mapping[str, Code] = {
+    "bad_card": Code(
+        "A card is not a card id (0-103) or a card code such as QS or 10H.",
+        frozenset({At.SETUP, At.MOVE, ARRANGEMENT}),
+    ),
+    "bad_deal": Code.setup(
+        "The custom deal is not one equal-size hand per seat of at most two of a face."
+    ),
+    "not_started": Code(
+        "The timer has not started; nobody may trade or look at their cards yet.",
+        frozenset({At.MOVE, ARRANGEMENT}),
+    ),
+    "already_ready": Code.turn("This seat has already declared it is ready."),
+    "already_started": Code("The timer is already running.", frozenset({At.MOVE, START})),
+    "timer_running": Code.move("Time is not up yet."),
+    # the rules refuse a move or a bot once time is up; the session refuses the host's
+    # start then too (its clock runs out with or without a move)
+    "timer_expired": Code(
+        "The timer has reached zero; trading has stopped.",
+        frozenset({At.MOVE, At.BOT, START}),
+        409,
+    ),
+    "not_neighbour": Code.move("Trades and loans are only with the seats to your left and right."),
+    "not_in_hand": Code.move("A card named is not in this seat's hand."),
+    "card_named_twice": Code.move("The same card is named twice in one move."),
+    "uneven_trade": Code.move("A trade must give and ask for the same number of cards."),
+    "too_many_offers": Code.move("This seat has too many open offers; withdraw some first."),
+    "no_such_offer": Code.move("No open offer has this id."),
+    "not_your_offer": Code.move(
+        "Only the seat an offer was made to may accept or decline it; "
+        "only its maker may withdraw it."
+    ),
+    "ask_not_met": Code.move("The cards given do not match what the offer asks for."),
+    "no_such_trade": Code.move("No executed trade has this id."),
+    "not_your_trade": Code.move("Only the two seats of a trade may propose to undo it."),
+    "already_undone": Code.move("This trade has already been undone."),
+    "undo_impossible": Code.move("The traded cards are no longer held by the two seats."),
+    "already_proposed": Code.move(
+        "Undoing this trade is already proposed and waiting for an answer."
+    ),
+    "no_such_loan": Code.move("No open loan has this id."),
+    "not_your_loan": Code.move("Only the lender may call a loan and only the debtor may repay it."),
+    "already_called": Code.move("This loan has already been called in."),
+    "loan_called": Code.move(
+        "A loan to this seat has been called in: it must repay before anything else."
+    ),
+    "wrong_repayment": Code.move(
+        "A called loan is repaid with exactly the number of cards owed "
+        "(or every card held, if fewer)."
+    ),
+    "bad_patterns": Code.on(ARRANGEMENT, "The declared arrangement is not a list of patterns."),
+    "card_not_in_hand": Code.on(
+        ARRANGEMENT, "A declared pattern names a card this seat does not hold."
+    ),
+    "card_used_twice": Code.on(
+        ARRANGEMENT, "A declared arrangement uses one card in two patterns."
+    ),
+    "not_a_pattern": Code.on(ARRANGEMENT, "A declared pattern is neither a group nor a sequence."),
+    # a bot asked to move for a seat with nothing to do: no card, no offer, no loan to call
+    "no_move": Code(
+        "This seat has nothing it may do now (no card, no offer, no loan to call).",
+        frozenset({At.BOT}),
+    ),
+    "duplicate_card": Code.internal(
+        "A hand names the same card twice (only a corrupted state can)."
+    ),
 }
 
 INFO = GameInfo(
     slug="polymer",
     title="Polymer",
     seed_file="001_98f73a31e9d2e93b.txt",
+    source=Source(
+        title="Polymer",
+        publisher=None,
+        origin=(
+            'Rules in Markdown for "A casual social negotiation game" played with 2 packs of '
+            "French playing cards and a timer; they name no author or publisher."
+        ),
+    ),
     min_players=5,
     max_players=15,
     dynamics=Dynamics.REAL_TIME,
@@ -140,21 +183,7 @@ INFO = GameInfo(
     rules_version=1,
     summary="Trade cards with your two neighbours against the clock to build the longest "
     "group or sequence; your neighbours' longest patterns multiply your own.",
-    options=(
-        Option(
-            "timer_seconds",
-            "int",
-            600,
-            "Length of the trading timer in seconds (1-7200); the seed's is 10 minutes.",
-        ),
-        Option(
-            "deal",
-            "list[list[str]] | null",
-            None,
-            "Fix the hands: one list of card codes (e.g. 'QS', '10H') per seat, all the same "
-            "size, each face at most twice (two decks). For lessons and tests.",
-        ),
-    ),
+    options=options_of(wire.Options),
     bots=("random", "greedy", "trading"),
     player_counts={p: {"hand_size": k} for p, k in DEAL_TABLE.items()},
     codes=CODES,
@@ -184,9 +213,6 @@ def _check_deal(deal: object, players: int) -> list[list[int]]:
 def setup(players: int, options: Mapping[str, Any], seed: int) -> State:
     players = check_players(INFO, players)
     opts = resolve_options(INFO, options)
-    timer = opts["timer_seconds"]
-    if not isinstance(timer, int) or isinstance(timer, bool) or not 1 <= timer <= 7200:
-        raise RuleViolation("bad_option", f"timer_seconds must be 1 to 7200, not {timer!r}.")
     rng = new_rng(seed)
     if opts["deal"] is not None:
         hands = _check_deal(opts["deal"], players)
@@ -215,58 +241,6 @@ def setup(players: int, options: Mapping[str, Any], seed: int) -> State:
         "next_id": 1,
         "rng": rng,
     }
-
-
-# ---------------------------------------------------------------- time --------------
-def start_timer(state: State, at: int) -> tuple[State, list[Event]]:
-    """Start the countdown (all seats ready, or the host said so)."""
-    if state["phase"] != "waiting":
-        raise RuleViolation("already_started", "The timer is already running.")
-    at = max(int(state["now_ms"]), at)
-    duration = int(state["options"]["timer_seconds"]) * 1000
-    new = {
-        **state,
-        "phase": "trading",
-        "now_ms": at,
-        "started_ms": at,
-        "deadline_ms": at + duration,
-    }
-    return new, [{"type": "timer_started", "started_ms": at, "deadline_ms": at + duration}]
-
-
-# ---------------------------------------------------------------- moves -------------
-parse_move = mv.parse_move
-
-
-def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
-    move = parse_move(move)
-    verify(state, seat, move)
-    at = move_time(state, move)
-    state = {**state, "now_ms": at}
-    kind = move["type"]
-    if kind == "time_up":
-        return _end(state)
-    if kind == "ready":
-        ready = list(state["ready"])
-        ready[seat] = True
-        state = {**state, "ready": ready}
-        events: list[Event] = [{"type": "ready", "seat": seat}]
-        if all(ready):
-            state, started = start_timer(state, at)
-            events += started
-        return state, events
-    return mv.APPLY[kind](state, seat, move)
-
-
-def _end(state: State) -> tuple[State, list[Event]]:
-    state, events = settle(state)
-    state = {**state, "phase": "ended", "offers": []}
-    out = outcome(state)
-    return state, [
-        {"type": "time_up", "at_ms": state["now_ms"]},
-        *events,
-        {"type": "game_over", **out.to_json()},
-    ]
 
 
 # ---------------------------------------------------------------- views -------------
@@ -380,45 +354,6 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     return out
 
 
-def scores(state: State) -> dict[str, Any]:
-    """Final scores once time is up; before that hands are secret, so nothing."""
-    if state["phase"] != "ended":
-        return {"final": False, "seats": [], "places": []}
-    table = table_scores(state["hands"])
-    return {"final": True, "seats": table, "places": ranking(table)}
-
-
-def outcome(state: State) -> Outcome:
-    if state["phase"] != "ended":
-        return Outcome(finished=False)
-    table = table_scores(state["hands"])
-    places = ranking(table)
-    order = tuple(s for place in places for s in place)
-    winners = tuple(places[0])
-    by_seat = {int(row["seat"]): row for row in table}
-    top = [s for s in order if by_seat[s]["score"] == by_seat[order[0]]["score"]]
-    tie_break = None
-    if len(winners) > 1:
-        tie_break = "shared"
-    elif len(top) > 1:
-        # the deepest tiebreaker needed to separate the winner from any seat tied on score
-        first = by_seat[winners[0]]["tie_break"]
-        depth = max(
-            next(i for i in range(3) if by_seat[s]["tie_break"][i] != first[i])
-            for s in top
-            if s != winners[0]
-        )
-        tie_break = ("own_top_rank", "neighbours_higher_rank", "neighbours_lower_rank")[depth]
-    place_of = {s: 1 + sum(len(p) for p in places[:i]) for i, p in enumerate(places) for s in p}
-    return Outcome(
-        finished=True,
-        winners=winners,
-        ranking=order,
-        places=tuple(place_of[s] for s in order),
-        tie_break=tie_break,
-    )
-
-
 def declared(state: State, seat: int, patterns: Sequence[Sequence[Any]]) -> dict[str, Any]:
     """Check an arrangement a seat declares and score it against its best."""
     check_seat(state, seat)
@@ -481,11 +416,10 @@ def _resolve(hand: Sequence[int], card: Any, taken: set[int]) -> int:
 
 
 # ---------------------------------------------------------------- bots & checks -----
-def bot_move(state: State, seat: int, bot: str) -> tuple[Move, State]:
-    return choose(state, seat, bot)
-
-
-def check(state: State) -> None:
+# Polymer has no card zones (hands and loans move cards; an open offer shows cards of a
+# hand to two seats), so its conservation check and its resampling are its own, and so
+# are its bots: they act on the game's clock (``bots.choose``).
+def invariants(state: State) -> list[str]:
     """Every card exactly once; counts as started unless a loan is open."""
     held = [c for h in state["hands"] for c in h] + list(state["set_aside"])
     problems = []
@@ -503,8 +437,7 @@ def check(state: State) -> None:
             problems.append(f"offer {offer['id']} gives cards its maker does not hold")
     if state["phase"] == "ended" and (state["loans"] or state["offers"]):
         problems.append("loans or offers left open after the end")
-    if problems:
-        raise RuleViolation("state_invalid", "; ".join(problems))
+    return problems
 
 
 def redeal_hidden(state: State, seat: int | None, seed: int) -> State:
@@ -532,8 +465,32 @@ def deck() -> list[dict[str, Any]]:
     return [card_json(c) for c in range(DECK_SIZE)]
 
 
+EXTRAS = (
+    Extra(
+        name=START,
+        summary="The host starts the timer without waiting for every seat to be ready.",
+        description="No body: the host token in the Authorization header is all it needs.",
+        by="host",
+        change=start_timer,
+    ),
+    Extra(
+        name=ARRANGEMENT,
+        summary="Check the patterns you would show.",
+        description="Refusals name the card or pattern at fault; a valid arrangement is "
+        "scored against your best one.",
+        by="seat",
+        request=wire.ArrangementRequest,
+        answers=wire.ArrangementCheck,
+        answer=lambda state, seat, body: declared(state, seat, body["patterns"]),
+    ),
+)
+
+
 GAME = GameRules(
     info=INFO,
+    wire=wire.WIRE,
+    clock=CLOCK,
+    extras=EXTRAS,
     setup=setup,
     parse_move=parse_move,
     verify=verify,
@@ -543,8 +500,8 @@ GAME = GameRules(
     view=view,
     scores=scores,
     outcome=outcome,
-    bot_move=bot_move,
-    check=check,
+    bot_move=choose,
+    invariants=invariants,
     redeal_hidden=redeal_hidden,
     deck=deck,
 )

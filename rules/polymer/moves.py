@@ -1,9 +1,16 @@
-"""Polymer's moves: parsing, one ``verify_*`` and one ``apply_*`` per move type.
+"""Polymer's ten move types, each in one section: its ``verify``, its effect and the
+moves of its type worth trying now (its shape is declared in :mod:`rules.polymer.wire`).
 
-``legality.verify`` checks what every move shares (phase, clock, loan calls) and then
-calls ``VERIFY[type]``; ``legal_moves`` reuses the same functions through
-``legality.can``, so legality lives in one place. Imports run one way:
-``cards -> patterns -> moves -> legality -> settle -> bots -> game``.
+:data:`ACTIONS` holds them (:class:`rules.actions.Action`) and builds ``verify``: the
+seat is at the table, the game is not over, then the type's own checks (a trading
+move first checks what every trading move shares: :func:`trading_open`). So legality
+lives in one place: ``legal_moves`` lists the candidates ``verify`` accepts, in the
+order a seat reads the table (:func:`table_order`), and ``apply`` verifies before it
+applies. ``parse_move`` checks a move against its declared shape, with the time the
+service stamps on it (``wire.Stamp``).
+
+Imports run one way: ``cards -> patterns -> table -> settle -> scoring -> moves ->
+bots -> game`` (``wire`` declares shapes only).
 """
 
 from __future__ import annotations
@@ -12,11 +19,25 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from rules import shapes
+from rules.actions import Action, Actions
 from rules.core import Event, Move, RuleViolation, State, left_of, right_of
+from rules.core import can as core_can
 
+from . import wire
 from .cards import card_code, card_json, face_of, parse_face
+from .scoring import outcome
+from .settle import settle
+from .table import (
+    SEED_CALL,
+    SEED_LOOK,
+    SEED_STOP,
+    blocking_loans,
+    move_time,
+    time_is_up,
+    transfer,
+)
 
-MAX_CARDS_PER_MOVE = 104  # a hand swollen by loans may be lent or repaid whole
 MAX_OPEN_OFFERS = 12  # per seat: bounds the state (and the token) under a flood of offers
 
 SEED_TRADE = (
@@ -25,101 +46,54 @@ SEED_TRADE = (
     "total number of cards."
 )
 SEED_UNDO = "Once a trade has been executed, it can only be undone if both players agree."
-SEED_CALL = (
-    "During the game, a player may at any time “call in” their loan, at which point the "
-    "debtor must immediately return the same number of cards to the loaner (or at least as "
-    "many cards as they hold) before executing any other trades."
-)
-
-
-def blocking_loans(state: State, seat: int) -> list[dict[str, Any]]:
-    """Called loans this seat still owes (each blocks every move but its repayment)."""
-    return [ln for ln in state["loans"] if ln["debtor"] == seat and ln["called"]]
-
-
-# ---------------------------------------------------------------- parsing -----------
-def _int(move: Mapping[str, Any], key: str) -> int:
-    value = move.get(key)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise RuleViolation("bad_move", f"{move.get('type')!r} needs a whole number {key!r}.")
-    return value
-
-
-def _cards(move: Mapping[str, Any], key: str, *, allow_empty: bool = False) -> list[int]:
-    value = move.get(key, [] if allow_empty else None)
-    if not isinstance(value, list) or (not value and not allow_empty):
-        raise RuleViolation("bad_move", f"{move.get('type')!r} needs a non-empty list {key!r}.")
-    if len(value) > MAX_CARDS_PER_MOVE:
-        raise RuleViolation("bad_move", f"At most {MAX_CARDS_PER_MOVE} cards in {key!r}.")
-    for card in value:
-        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 104:
-            raise RuleViolation("bad_card", f"{card!r} in {key!r} is not a card id (0-103).")
-    return list(value)
-
-
-def _asks(move: Mapping[str, Any]) -> list[str]:
-    value = move.get("ask")
-    if not isinstance(value, list) or not value or len(value) > MAX_CARDS_PER_MOVE:
-        raise RuleViolation(
-            "bad_move", "An offer's 'ask' is a non-empty list of card codes (e.g. 'QS') or 'any'."
-        )
-    asks = []
-    for item in value:
-        if isinstance(item, str) and item.strip().lower() == "any":
-            asks.append("any")
-        else:
-            asks.append(card_code(parse_face(item)))
-    return asks
-
-
-FIELDS: Mapping[str, tuple[str, ...]] = {
-    "ready": (),
-    "time_up": (),
-    "offer": ("to", "give", "ask"),
-    "accept": ("offer", "give"),
-    "decline": ("offer",),
-    "withdraw": ("offer",),
-    "propose_undo": ("trade",),
-    "lend": ("to", "cards"),
-    "call_loan": ("loan",),
-    "repay": ("loan", "cards"),
-}
-
-
-def parse_move(move: Mapping[str, Any]) -> Move:
-    """Normalise a move object or refuse its shape (``unknown_move`` / ``bad_move``)."""
-    kind = move.get("type") if isinstance(move, Mapping) else None
-    if not isinstance(kind, str) or kind not in FIELDS:
-        raise RuleViolation(
-            "unknown_move",
-            f"{kind!r} is not a Polymer move; use one of: {', '.join(sorted(FIELDS))}.",
-        )
-    extra = set(move) - {"type", "at", *FIELDS[kind]}
-    if extra:
-        raise RuleViolation("bad_move", f"A {kind!r} move has no {', '.join(sorted(extra))}.")
-    out: dict[str, Any] = {"type": kind}
-    if "at" in move:
-        out["at"] = _int(move, "at")
-    if kind in ("offer", "lend"):
-        out["to"] = _int(move, "to")
-    if kind == "offer":
-        out["give"] = _cards(move, "give")
-        out["ask"] = _asks(move)
-    if kind == "accept":
-        out["give"] = _cards(move, "give", allow_empty=True)
-    if kind in ("accept", "decline", "withdraw"):
-        out["offer"] = _int(move, "offer")
-    if kind == "propose_undo":
-        out["trade"] = _int(move, "trade")
-    if kind in ("lend", "repay"):
-        # a called debtor holding no card repays with none ("or as many as they hold")
-        out["cards"] = _cards(move, "cards", allow_empty=kind == "repay")
-    if kind in ("call_loan", "repay"):
-        out["loan"] = _int(move, "loan")
-    return out
 
 
 # ---------------------------------------------------------------- shared checks -----
+def game_on(state: State, seat: int) -> None:
+    """What forbids every move: the game is over."""
+    if state["phase"] == "ended":
+        raise RuleViolation(
+            "timer_expired", "Time is up: the game is over.", rule=SEED_STOP, status=409
+        )
+
+
+def _before_deadline(state: State, move: Move) -> None:
+    if time_is_up(state, move_time(state, move)):
+        raise RuleViolation(
+            "timer_expired",
+            "Time is up: trading has stopped.",
+            rule=SEED_STOP,
+            status=409,
+            deadline_ms=state["deadline_ms"],
+        )
+
+
+def trading_open(state: State, seat: int, move: Move) -> None:
+    """What every trading move shares: the timer has started, time is not up, and a
+    seat that owes a called loan repays it before anything else."""
+    if state["phase"] == "waiting":
+        raise RuleViolation(
+            "not_started",
+            "The timer has not started: declare yourself ready and wait for the others "
+            "(or the host) to start it.",
+            rule=SEED_LOOK,
+        )
+    _before_deadline(state, move)
+    owed = blocking_loans(state, seat)
+    if owed and not (move["type"] == "repay" and any(ln["id"] == move["loan"] for ln in owed)):
+        loan = owed[0]
+        count = min(int(loan["outstanding"]), len(state["hands"][seat]))
+        raise RuleViolation(
+            "loan_called",
+            f"Seat {loan['lender']} has called in its loan #{loan['id']}: return {count} "
+            f"card{'s' if count != 1 else ''} to seat {loan['lender']} before anything else.",
+            rule=SEED_CALL,
+            lender=loan["lender"],
+            loan=loan["id"],
+            owed=count,
+        )
+
+
 def _codes(cards: Sequence[int]) -> str:
     return ", ".join(card_code(c) for c in cards)
 
@@ -174,176 +148,8 @@ def _loan(state: State, loan_id: int) -> dict[str, Any]:
     raise RuleViolation("no_such_loan", f"There is no open loan #{loan_id}.")
 
 
-def _maker_free(state: State, seat: int) -> None:
-    owed = blocking_loans(state, seat)
-    if owed:
-        loan = owed[0]
-        raise RuleViolation(
-            "loan_called",
-            f"Seat {seat} must first repay the loan seat {loan['lender']} called in; "
-            "its offers cannot execute until then.",
-            rule=SEED_CALL,
-            lender=loan["lender"],
-            loan=loan["id"],
-        )
-
-
-def _undo_cards(state: State, trade: Mapping[str, Any], seat: int) -> tuple[list[int], list[int]]:
-    """(cards ``seat`` must give back, cards it gets back) to undo ``trade``."""
-    a = trade["seats"][0]
-    gave_a, gave_b = trade["gave"]
-    return (list(gave_b), list(gave_a)) if seat == a else (list(gave_a), list(gave_b))
-
-
 def _holds(state: State, seat: int, cards: Sequence[int]) -> bool:
     return set(cards) <= set(state["hands"][seat])
-
-
-# ---------------------------------------------------------------- verify ------------
-def verify_offer(state: State, seat: int, move: Move) -> None:
-    _neighbour(state, seat, move["to"])
-    _own(state, seat, move["give"], SEED_TRADE)
-    if len(move["ask"]) != len(move["give"]):
-        raise RuleViolation(
-            "uneven_trade",
-            f"You give {len(move['give'])} card(s) but ask for {len(move['ask'])}: both sides "
-            "must keep the same number of cards.",
-            rule=SEED_TRADE,
-        )
-    if sum(1 for o in state["offers"] if o["from"] == seat) >= MAX_OPEN_OFFERS:
-        raise RuleViolation(
-            "too_many_offers", f"You have {MAX_OPEN_OFFERS} open offers; withdraw one first."
-        )
-
-
-def _check_ask(asks: Sequence[str], given: Sequence[int]) -> None:
-    needed = Counter(a for a in asks if a != "any")
-    have = Counter(card_code(face_of(c)) for c in given)
-    short = needed - have
-    if len(given) != len(asks) or short:
-        wanted = ", ".join(asks)
-        raise RuleViolation(
-            "ask_not_met",
-            f"The offer asks for {len(asks)} card(s): {wanted}; you gave "
-            f"{_codes(given) or 'nothing'}.",
-            missing=sorted(short.elements()),
-        )
-
-
-def verify_accept(state: State, seat: int, move: Move) -> None:
-    offer = _offer(state, move["offer"])
-    if offer["to"] != seat:
-        raise RuleViolation(
-            "not_your_offer", f"Offer #{offer['id']} was made to seat {offer['to']}, not you."
-        )
-    _maker_free(state, offer["from"])
-    # the maker still holds offer["give"]: every card movement drops offers that went stale
-    if offer["kind"] == "undo":
-        trade = _trade(state, offer["trade"])
-        back, _ = _undo_cards(state, trade, seat)
-        if not _holds(state, seat, back):
-            raise RuleViolation(
-                "undo_impossible",
-                f"You no longer hold {_codes(back)}, so trade #{trade['id']} cannot be undone.",
-                rule=SEED_UNDO,
-            )
-        if move["give"] and sorted(move["give"]) != sorted(back):
-            raise RuleViolation("ask_not_met", f"Undoing returns exactly {_codes(back)}.")
-        return
-    _own(state, seat, move["give"])
-    _check_ask(offer["ask"], move["give"])
-
-
-def verify_decline(state: State, seat: int, move: Move) -> None:
-    offer = _offer(state, move["offer"])
-    if offer["to"] != seat:
-        raise RuleViolation("not_your_offer", f"Offer #{offer['id']} was not made to you.")
-
-
-def verify_withdraw(state: State, seat: int, move: Move) -> None:
-    offer = _offer(state, move["offer"])
-    if offer["from"] != seat:
-        raise RuleViolation("not_your_offer", f"Offer #{offer['id']} is not yours to withdraw.")
-
-
-def verify_propose_undo(state: State, seat: int, move: Move) -> None:
-    trade = _trade(state, move["trade"])
-    if seat not in trade["seats"]:
-        raise RuleViolation("not_your_trade", f"You were not part of trade #{trade['id']}.")
-    if trade["undone"]:
-        raise RuleViolation("already_undone", f"Trade #{trade['id']} was already undone.")
-    other = trade["seats"][1] if trade["seats"][0] == seat else trade["seats"][0]
-    back, gets = _undo_cards(state, trade, seat)
-    if not (_holds(state, seat, back) and _holds(state, other, gets)):
-        raise RuleViolation(
-            "undo_impossible",
-            f"Trade #{trade['id']} cannot be undone: its cards have moved on.",
-            rule=SEED_UNDO,
-        )
-    if any(o["kind"] == "undo" and o["trade"] == trade["id"] for o in state["offers"]):
-        raise RuleViolation(
-            "already_proposed", f"Undoing trade #{trade['id']} is already proposed."
-        )
-
-
-def verify_lend(state: State, seat: int, move: Move) -> None:
-    _neighbour(state, seat, move["to"])
-    _own(state, seat, move["cards"])
-
-
-def verify_call_loan(state: State, seat: int, move: Move) -> None:
-    loan = _loan(state, move["loan"])
-    if loan["lender"] != seat:
-        raise RuleViolation(
-            "not_your_loan", f"Only seat {loan['lender']} may call loan #{loan['id']}."
-        )
-    if loan["called"]:
-        raise RuleViolation("already_called", f"Loan #{loan['id']} is already called in.")
-
-
-def verify_repay(state: State, seat: int, move: Move) -> None:
-    loan = _loan(state, move["loan"])
-    if loan["debtor"] != seat:
-        raise RuleViolation(
-            "not_your_loan", f"Loan #{loan['id']} was made to seat {loan['debtor']}."
-        )
-    _own(state, seat, move["cards"])
-    n = len(move["cards"])
-    if n == 0 and not (loan["called"] and not state["hands"][seat]):
-        raise RuleViolation("wrong_repayment", "Name the cards you return.")
-    if loan["called"]:
-        due = min(int(loan["outstanding"]), len(state["hands"][seat]))
-        if n != due:
-            raise RuleViolation(
-                "wrong_repayment",
-                f"Loan #{loan['id']} is called in: return exactly {due} card(s), not {n}.",
-                rule=SEED_CALL,
-                owed=due,
-            )
-    elif n > int(loan["outstanding"]):
-        raise RuleViolation(
-            "wrong_repayment",
-            f"You owe {loan['outstanding']} card(s) on loan #{loan['id']}; you offered {n}.",
-        )
-
-
-VERIFY: Mapping[str, Callable[[State, int, Move], None]] = {
-    "offer": verify_offer,
-    "accept": verify_accept,
-    "decline": verify_decline,
-    "withdraw": verify_withdraw,
-    "propose_undo": verify_propose_undo,
-    "lend": verify_lend,
-    "call_loan": verify_call_loan,
-    "repay": verify_repay,
-}
-
-
-# ---------------------------------------------------------------- apply -------------
-def transfer(hands: list[list[int]], giver: int, taker: int, cards: Sequence[int]) -> None:
-    moving = set(cards)
-    hands[giver] = [c for c in hands[giver] if c not in moving]
-    hands[taker] = sorted(hands[taker] + list(cards))
 
 
 def _without_stale(state: State) -> list[dict[str, Any]]:
@@ -358,6 +164,103 @@ def _next_id(state: State) -> tuple[int, int]:
 
 def _private(seats: Sequence[int], **facts: Any) -> dict[int, dict[str, Any]]:
     return {s: dict(facts) for s in seats}
+
+
+def _trading(state: State) -> bool:
+    return bool(state["phase"] == "trading")
+
+
+def _neighbours(state: State, seat: int) -> list[int]:
+    players = int(state["players"])
+    return sorted({left_of(seat, players), right_of(seat, players)})
+
+
+# ---------------------------------------------------------------- ready -------------
+def verify_ready(state: State, seat: int, move: Move) -> None:
+    if state["phase"] == "waiting":
+        if state["ready"][seat]:
+            raise RuleViolation("already_ready", "You have already declared you are ready.")
+        return
+    _before_deadline(state, move)
+    raise RuleViolation("already_started", "The timer is already running.")
+
+
+def start_timer(state: State, at: int) -> tuple[State, list[Event]]:
+    """Start the countdown (all seats ready, or the host said so)."""
+    if state["phase"] != "waiting":
+        raise RuleViolation("already_started", "The timer is already running.")
+    at = max(int(state["now_ms"]), at)
+    duration = int(state["options"]["timer_seconds"]) * 1000
+    new = {
+        **state,
+        "phase": "trading",
+        "now_ms": at,
+        "started_ms": at,
+        "deadline_ms": at + duration,
+    }
+    return new, [{"type": "timer_started", "started_ms": at, "deadline_ms": at + duration}]
+
+
+def apply_ready(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
+    ready = list(state["ready"])
+    ready[seat] = True
+    state = {**state, "ready": ready}
+    events: list[Event] = [{"type": "ready", "seat": seat}]
+    if all(ready):
+        state, started = start_timer(state, int(state["now_ms"]))
+        events += started
+    return state, events
+
+
+def readies(state: State, seat: int) -> list[Move]:
+    return [{"type": "ready"}] if state["phase"] == "waiting" else []
+
+
+# ---------------------------------------------------------------- time_up -----------
+def verify_time_up(state: State, seat: int, move: Move) -> None:
+    if state["phase"] != "trading":
+        raise RuleViolation("timer_running", "The timer has not started yet, so time cannot be up.")
+    at = move_time(state, move)
+    if not time_is_up(state, at):
+        left = int(state["deadline_ms"]) - at
+        raise RuleViolation(
+            "timer_running",
+            f"Time is not up yet: {left} ms left before the deadline.",
+            rule=SEED_STOP,
+            left_ms=left,
+        )
+
+
+def apply_time_up(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
+    state, events = settle(state)
+    state = {**state, "phase": "ended", "offers": []}
+    return state, [
+        {"type": "time_up", "at_ms": state["now_ms"]},
+        *events,
+        {"type": "game_over", **outcome(state).to_json()},
+    ]
+
+
+def times_up(state: State, seat: int) -> list[Move]:
+    return [{"type": "time_up"}] if _trading(state) else []
+
+
+# ---------------------------------------------------------------- offer -------------
+def verify_offer(state: State, seat: int, move: Move) -> None:
+    trading_open(state, seat, move)
+    _neighbour(state, seat, move["to"])
+    _own(state, seat, move["give"], SEED_TRADE)
+    if len(move["ask"]) != len(move["give"]):
+        raise RuleViolation(
+            "uneven_trade",
+            f"You give {len(move['give'])} card(s) but ask for {len(move['ask'])}: both sides "
+            "must keep the same number of cards.",
+            rule=SEED_TRADE,
+        )
+    if sum(1 for o in state["offers"] if o["from"] == seat) >= MAX_OPEN_OFFERS:
+        raise RuleViolation(
+            "too_many_offers", f"You have {MAX_OPEN_OFFERS} open offers; withdraw one first."
+        )
 
 
 def apply_offer(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
@@ -386,6 +289,86 @@ def apply_offer(state: State, seat: int, move: Move) -> tuple[State, list[Event]
     return {**state, "offers": [*state["offers"], offer], "next_id": nxt}, [event]
 
 
+def offers(state: State, seat: int) -> list[Move]:
+    """One card of the hand for any card of a neighbour's (the move space is wider:
+    ``wire.MOVE_SPACE``)."""
+    if not _trading(state):
+        return []
+    hand = state["hands"][seat]
+    return [
+        {"type": "offer", "to": other, "give": [card], "ask": ["any"]}
+        for other in _neighbours(state, seat)
+        for card in hand
+    ]
+
+
+def read_ask(item: str) -> str:
+    """An offer's ask item as stored: ``any`` or a canonical face code (``bad_card`` if
+    it names no face)."""
+    return "any" if item.strip().lower() == "any" else card_code(parse_face(item))
+
+
+# ---------------------------------------------------------------- accept ------------
+def _undo_cards(trade: Mapping[str, Any], seat: int) -> tuple[list[int], list[int]]:
+    """(cards ``seat`` must give back, cards it gets back) to undo ``trade``."""
+    a = trade["seats"][0]
+    gave_a, gave_b = trade["gave"]
+    return (list(gave_b), list(gave_a)) if seat == a else (list(gave_a), list(gave_b))
+
+
+def _maker_free(state: State, seat: int) -> None:
+    owed = blocking_loans(state, seat)
+    if owed:
+        loan = owed[0]
+        raise RuleViolation(
+            "loan_called",
+            f"Seat {seat} must first repay the loan seat {loan['lender']} called in; "
+            "its offers cannot execute until then.",
+            rule=SEED_CALL,
+            lender=loan["lender"],
+            loan=loan["id"],
+        )
+
+
+def _check_ask(asks: Sequence[str], given: Sequence[int]) -> None:
+    needed = Counter(a for a in asks if a != "any")
+    have = Counter(card_code(face_of(c)) for c in given)
+    short = needed - have
+    if len(given) != len(asks) or short:
+        wanted = ", ".join(asks)
+        raise RuleViolation(
+            "ask_not_met",
+            f"The offer asks for {len(asks)} card(s): {wanted}; you gave "
+            f"{_codes(given) or 'nothing'}.",
+            missing=sorted(short.elements()),
+        )
+
+
+def verify_accept(state: State, seat: int, move: Move) -> None:
+    trading_open(state, seat, move)
+    offer = _offer(state, move["offer"])
+    if offer["to"] != seat:
+        raise RuleViolation(
+            "not_your_offer", f"Offer #{offer['id']} was made to seat {offer['to']}, not you."
+        )
+    _maker_free(state, offer["from"])
+    # the maker still holds offer["give"]: every card movement drops offers that went stale
+    if offer["kind"] == "undo":
+        trade = _trade(state, offer["trade"])
+        back, _ = _undo_cards(trade, seat)
+        if not _holds(state, seat, back):
+            raise RuleViolation(
+                "undo_impossible",
+                f"You no longer hold {_codes(back)}, so trade #{trade['id']} cannot be undone.",
+                rule=SEED_UNDO,
+            )
+        if move["give"] and sorted(move["give"]) != sorted(back):
+            raise RuleViolation("ask_not_met", f"Undoing returns exactly {_codes(back)}.")
+        return
+    _own(state, seat, move["give"])
+    _check_ask(offer["ask"], move["give"])
+
+
 def apply_accept(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     offer = _offer(state, move["offer"])
     maker = offer["from"]
@@ -393,7 +376,7 @@ def apply_accept(state: State, seat: int, move: Move) -> tuple[State, list[Event
     trades = [dict(t) for t in state["trades"]]
     if offer["kind"] == "undo":
         original = next(t for t in trades if t["id"] == offer["trade"])
-        back, _ = _undo_cards(state, original, seat)
+        back, _ = _undo_cards(original, seat)
         given = back
         original["undone"] = True
     else:
@@ -432,24 +415,101 @@ def apply_accept(state: State, seat: int, move: Move) -> tuple[State, list[Event
     return new, [event]
 
 
+def matching_give(hand: Sequence[int], asks: Sequence[str]) -> list[int] | None:
+    """Cards of ``hand`` that meet ``asks`` (named faces first, then any card), or None."""
+    pool = list(hand)
+    out: list[int] = []
+    for ask in sorted(asks, key=lambda a: a == "any"):
+        pick = next((c for c in pool if ask == "any" or card_code(face_of(c)) == ask), None)
+        if pick is None:
+            return None
+        pool.remove(pick)
+        out.append(pick)
+    return out
+
+
+def accepts(state: State, seat: int) -> list[Move]:
+    """Each offer made to the seat, met with the first cards of its hand that match."""
+    if not _trading(state):
+        return []
+    hand = state["hands"][seat]
+    out: list[Move] = []
+    for offer in state["offers"]:
+        if offer["to"] == seat:
+            give = [] if offer["kind"] == "undo" else matching_give(hand, offer["ask"])
+            if give is not None:
+                out.append({"type": "accept", "offer": offer["id"], "give": give})
+    return out
+
+
+# ---------------------------------------------------------------- decline -----------
+def verify_decline(state: State, seat: int, move: Move) -> None:
+    trading_open(state, seat, move)
+    offer = _offer(state, move["offer"])
+    if offer["to"] != seat:
+        raise RuleViolation("not_your_offer", f"Offer #{offer['id']} was not made to you.")
+
+
 def apply_decline(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
-    offers = [o for o in state["offers"] if o["id"] != move["offer"]]
-    return {**state, "offers": offers}, [
+    remaining = [o for o in state["offers"] if o["id"] != move["offer"]]
+    return {**state, "offers": remaining}, [
         {"type": "offer_declined", "offer": move["offer"], "by": seat}
     ]
 
 
+def declines(state: State, seat: int) -> list[Move]:
+    if not _trading(state):
+        return []
+    return [{"type": "decline", "offer": o["id"]} for o in state["offers"] if o["to"] == seat]
+
+
+# ---------------------------------------------------------------- withdraw ----------
+def verify_withdraw(state: State, seat: int, move: Move) -> None:
+    trading_open(state, seat, move)
+    offer = _offer(state, move["offer"])
+    if offer["from"] != seat:
+        raise RuleViolation("not_your_offer", f"Offer #{offer['id']} is not yours to withdraw.")
+
+
 def apply_withdraw(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
-    offers = [o for o in state["offers"] if o["id"] != move["offer"]]
-    return {**state, "offers": offers}, [
+    remaining = [o for o in state["offers"] if o["id"] != move["offer"]]
+    return {**state, "offers": remaining}, [
         {"type": "offer_withdrawn", "offer": move["offer"], "by": seat}
     ]
+
+
+def withdrawals(state: State, seat: int) -> list[Move]:
+    if not _trading(state):
+        return []
+    return [{"type": "withdraw", "offer": o["id"]} for o in state["offers"] if o["from"] == seat]
+
+
+# ---------------------------------------------------------------- propose_undo ------
+def verify_propose_undo(state: State, seat: int, move: Move) -> None:
+    trading_open(state, seat, move)
+    trade = _trade(state, move["trade"])
+    if seat not in trade["seats"]:
+        raise RuleViolation("not_your_trade", f"You were not part of trade #{trade['id']}.")
+    if trade["undone"]:
+        raise RuleViolation("already_undone", f"Trade #{trade['id']} was already undone.")
+    other = trade["seats"][1] if trade["seats"][0] == seat else trade["seats"][0]
+    back, gets = _undo_cards(trade, seat)
+    if not (_holds(state, seat, back) and _holds(state, other, gets)):
+        raise RuleViolation(
+            "undo_impossible",
+            f"Trade #{trade['id']} cannot be undone: its cards have moved on.",
+            rule=SEED_UNDO,
+        )
+    if any(o["kind"] == "undo" and o["trade"] == trade["id"] for o in state["offers"]):
+        raise RuleViolation(
+            "already_proposed", f"Undoing trade #{trade['id']} is already proposed."
+        )
 
 
 def apply_propose_undo(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     trade = _trade(state, move["trade"])
     other = trade["seats"][1] if trade["seats"][0] == seat else trade["seats"][0]
-    back, gets = _undo_cards(state, trade, seat)
+    back, gets = _undo_cards(trade, seat)
     oid, nxt = _next_id(state)
     offer = {
         "id": oid,
@@ -472,6 +532,21 @@ def apply_propose_undo(state: State, seat: int, move: Move) -> tuple[State, list
         "private": _private((seat, other), give=[card_json(c) for c in back], ask=offer["ask"]),
     }
     return {**state, "offers": [*state["offers"], offer], "next_id": nxt}, [event]
+
+
+def undo_proposals(state: State, seat: int) -> list[Move]:
+    if not _trading(state):
+        return []
+    return [
+        {"type": "propose_undo", "trade": t["id"]} for t in state["trades"] if seat in t["seats"]
+    ]
+
+
+# ---------------------------------------------------------------- lend --------------
+def verify_lend(state: State, seat: int, move: Move) -> None:
+    trading_open(state, seat, move)
+    _neighbour(state, seat, move["to"])
+    _own(state, seat, move["cards"])
 
 
 def apply_lend(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
@@ -500,12 +575,36 @@ def apply_lend(state: State, seat: int, move: Move) -> tuple[State, list[Event]]
     return new, [event]
 
 
+def loans(state: State, seat: int) -> list[Move]:
+    """One card of the hand to a neighbour (the move space is wider: ``wire.MOVE_SPACE``)."""
+    if not _trading(state):
+        return []
+    hand = state["hands"][seat]
+    return [
+        {"type": "lend", "to": other, "cards": [card]}
+        for other in _neighbours(state, seat)
+        for card in hand
+    ]
+
+
+# ---------------------------------------------------------------- call_loan ---------
+def verify_call_loan(state: State, seat: int, move: Move) -> None:
+    trading_open(state, seat, move)
+    loan = _loan(state, move["loan"])
+    if loan["lender"] != seat:
+        raise RuleViolation(
+            "not_your_loan", f"Only seat {loan['lender']} may call loan #{loan['id']}."
+        )
+    if loan["called"]:
+        raise RuleViolation("already_called", f"Loan #{loan['id']} is already called in.")
+
+
 def apply_call_loan(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
-    loans = [dict(ln) for ln in state["loans"]]
-    loan = next(ln for ln in loans if ln["id"] == move["loan"])
+    open_loans = [dict(ln) for ln in state["loans"]]
+    loan = next(ln for ln in open_loans if ln["id"] == move["loan"])
     loan["called"] = True
     owed = min(int(loan["outstanding"]), len(state["hands"][loan["debtor"]]))
-    return {**state, "loans": loans}, [
+    return {**state, "loans": open_loans}, [
         {
             "type": "loan_called",
             "loan": loan["id"],
@@ -516,14 +615,50 @@ def apply_call_loan(state: State, seat: int, move: Move) -> tuple[State, list[Ev
     ]
 
 
+def loan_calls(state: State, seat: int) -> list[Move]:
+    if not _trading(state):
+        return []
+    return [
+        {"type": "call_loan", "loan": ln["id"]} for ln in state["loans"] if ln["lender"] == seat
+    ]
+
+
+# ---------------------------------------------------------------- repay -------------
+def verify_repay(state: State, seat: int, move: Move) -> None:
+    trading_open(state, seat, move)
+    loan = _loan(state, move["loan"])
+    if loan["debtor"] != seat:
+        raise RuleViolation(
+            "not_your_loan", f"Loan #{loan['id']} was made to seat {loan['debtor']}."
+        )
+    _own(state, seat, move["cards"])
+    n = len(move["cards"])
+    if n == 0 and not (loan["called"] and not state["hands"][seat]):
+        raise RuleViolation("wrong_repayment", "Name the cards you return.")
+    if loan["called"]:
+        due = min(int(loan["outstanding"]), len(state["hands"][seat]))
+        if n != due:
+            raise RuleViolation(
+                "wrong_repayment",
+                f"Loan #{loan['id']} is called in: return exactly {due} card(s), not {n}.",
+                rule=SEED_CALL,
+                owed=due,
+            )
+    elif n > int(loan["outstanding"]):
+        raise RuleViolation(
+            "wrong_repayment",
+            f"You owe {loan['outstanding']} card(s) on loan #{loan['id']}; you offered {n}.",
+        )
+
+
 def apply_repay(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
-    loans = [dict(ln) for ln in state["loans"]]
-    loan = next(ln for ln in loans if ln["id"] == move["loan"])
+    open_loans = [dict(ln) for ln in state["loans"]]
+    loan = next(ln for ln in open_loans if ln["id"] == move["loan"])
     hands = [list(h) for h in state["hands"]]
     transfer(hands, seat, loan["lender"], move["cards"])
     loan["outstanding"] = int(loan["outstanding"]) - len(move["cards"])
     loan["called"] = False
-    still_open = [ln for ln in loans if ln["outstanding"] > 0]
+    still_open = [ln for ln in open_loans if ln["outstanding"] > 0]
     new = {**state, "hands": hands, "loans": still_open}
     new["offers"] = _without_stale(new)
     event = {
@@ -538,60 +673,104 @@ def apply_repay(state: State, seat: int, move: Move) -> tuple[State, list[Event]
     return new, [event]
 
 
-APPLY: Mapping[str, Callable[[State, int, Move], tuple[State, list[Event]]]] = {
-    "offer": apply_offer,
-    "accept": apply_accept,
-    "decline": apply_decline,
-    "withdraw": apply_withdraw,
-    "propose_undo": apply_propose_undo,
-    "lend": apply_lend,
-    "call_loan": apply_call_loan,
-    "repay": apply_repay,
-}
-
-
-# ---------------------------------------------------------------- candidates --------
-def matching_give(hand: Sequence[int], asks: Sequence[str]) -> list[int] | None:
-    """Cards of ``hand`` that meet ``asks`` (named faces first, then any card), or None."""
-    pool = list(hand)
-    out: list[int] = []
-    for ask in sorted(asks, key=lambda a: a == "any"):
-        pick = next((c for c in pool if ask == "any" or card_code(face_of(c)) == ask), None)
-        if pick is None:
-            return None
-        pool.remove(pick)
-        out.append(pick)
-    return out
-
-
-def candidates(state: State, seat: int) -> list[Move]:
-    """Concrete moves worth checking with ``verify`` (single-card offers and loans)."""
-    if state["phase"] == "waiting":
-        return [{"type": "ready"}]
-    if state["phase"] != "trading":
+def repayments(state: State, seat: int) -> list[Move]:
+    """Each loan made to the seat: its first card, or what a called loan is owed."""
+    if not _trading(state):
         return []
-    players = int(state["players"])
     hand = state["hands"][seat]
-    out: list[Move] = [{"type": "time_up"}]
-    for offer in state["offers"]:
-        if offer["to"] == seat:
-            give = [] if offer["kind"] == "undo" else matching_give(hand, offer["ask"])
-            if give is not None:
-                out.append({"type": "accept", "offer": offer["id"], "give": give})
-            out.append({"type": "decline", "offer": offer["id"]})
-        if offer["from"] == seat:
-            out.append({"type": "withdraw", "offer": offer["id"]})
-    for trade in state["trades"]:
-        if seat in trade["seats"]:
-            out.append({"type": "propose_undo", "trade": trade["id"]})
+    out: list[Move] = []
     for loan in state["loans"]:
-        if loan["lender"] == seat:
-            out.append({"type": "call_loan", "loan": loan["id"]})
         if loan["debtor"] == seat:
             due = min(int(loan["outstanding"]), len(hand)) if loan["called"] else 1
             out.append({"type": "repay", "loan": loan["id"], "cards": list(hand[:due])})
-    for other in sorted({left_of(seat, players), right_of(seat, players)}):
-        for card in hand:
-            out.append({"type": "offer", "to": other, "give": [card], "ask": ["any"]})
-            out.append({"type": "lend", "to": other, "cards": [card]})
     return out
+
+
+# ---------------------------------------------------------------- all of them -------
+ACTIONS = Actions(
+    (
+        Action(wire.ReadyMove, verify_ready, apply_ready, readies),
+        Action(wire.OfferMove, verify_offer, apply_offer, offers),
+        Action(wire.AcceptMove, verify_accept, apply_accept, accepts),
+        Action(wire.DeclineMove, verify_decline, apply_decline, declines),
+        Action(wire.WithdrawMove, verify_withdraw, apply_withdraw, withdrawals),
+        Action(wire.ProposeUndoMove, verify_propose_undo, apply_propose_undo, undo_proposals),
+        Action(wire.LendMove, verify_lend, apply_lend, loans),
+        Action(wire.CallLoanMove, verify_call_loan, apply_call_loan, loan_calls),
+        Action(wire.RepayMove, verify_repay, apply_repay, repayments),
+        Action(wire.TimeUpMove, verify_time_up, apply_time_up, times_up),
+    ),
+    before=game_on,
+)
+
+verify = ACTIONS.verify
+
+
+def can(state: State, seat: int, move: Move) -> bool:
+    return core_can(verify, state, seat, move)
+
+
+def parse_move(move: Mapping[str, Any]) -> Move:
+    """A move as the rules take it: its declared shape (``unknown_move`` / ``bad_move``),
+    the time the service stamped on it (``wire.Stamp``), and an offer's ask read as
+    face codes (``bad_card`` for a code that names no face)."""
+    stamped = isinstance(move, dict) and "at" in move
+    sent = {k: v for k, v in move.items() if k != "at"} if stamped else move
+    parsed = ACTIONS.parse_move(sent)
+    if stamped:
+        try:
+            parsed.update(shapes.parse({"at": move["at"]}, wire.Stamp))
+        except shapes.ShapeError as err:
+            raise RuleViolation(
+                "bad_move",
+                f"This {parsed['type']!r} move is not well formed: {shapes.summary(err.errors)}",
+                errors={"move": err.errors},
+            ) from None
+    if parsed["type"] == "offer":
+        parsed["ask"] = [read_ask(item) for item in parsed["ask"]]
+    return parsed
+
+
+def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
+    """Parse, verify and apply ``move`` at its time; never mutates ``state``."""
+    move = parse_move(move)
+    verify(state, seat, move)
+    state = {**state, "now_ms": move_time(state, move)}
+    return ACTIONS.by_name[move["type"]].apply(state, seat, move)
+
+
+_ANSWERS = ("accept", "decline", "withdraw")
+
+
+def table_order(state: State, seat: int) -> Callable[[Move], tuple[int, ...]]:
+    """The order a seat reads the table in: ready or time up; then offer by offer what
+    it may answer (accept, decline, withdraw); trade by trade (propose_undo); loan by
+    loan (call_loan, repay); then its neighbours, lower seat first, and for each its
+    cards in hand order (offer, lend)."""
+    offer_at = {o["id"]: i for i, o in enumerate(state["offers"])}
+    trade_at = {t["id"]: i for i, t in enumerate(state["trades"])}
+    loan_at = {ln["id"]: i for i, ln in enumerate(state["loans"])}
+    card_at = {c: i for i, c in enumerate(state["hands"][seat])}
+
+    def key(move: Move) -> tuple[int, ...]:
+        kind = move["type"]
+        if kind in ("ready", "time_up"):
+            return (0,)
+        if kind in _ANSWERS:
+            return (1, offer_at[move["offer"]], _ANSWERS.index(kind))
+        if kind == "propose_undo":
+            return (2, trade_at[move["trade"]])
+        if kind in ("call_loan", "repay"):
+            return (3, loan_at[move["loan"]], kind == "repay")
+        card = (move.get("give") or move["cards"])[0]
+        return (4, move["to"], card_at[card], kind == "lend")
+
+    return key
+
+
+def legal_moves(state: State, seat: int) -> list[Move]:
+    """Concrete moves ``seat`` may make now, in :func:`table_order` (the random bot draws
+    from this list, so the order is part of what a seed plays). Offers and loans are
+    combinatorial, so the list holds the single-card ones; every move in it passes
+    ``verify``."""
+    return sorted(ACTIONS.legal_moves(state, seat), key=table_order(state, seat))

@@ -24,8 +24,8 @@ from typing import Any
 from rules.core import Event, State
 
 from .cards import card_json
-from .moves import transfer
 from .patterns import best_arrangement
+from .table import transfer
 
 
 def strength(hand: Sequence[int]) -> tuple[int, int, int]:

@@ -50,6 +50,8 @@ class Face:
     name: str
     formula: str | None = None
     molar_mass: float | None = None
+    compound: str | None = None
+    smiles: str | None = None
     value: int = 0
     radicals: int = 0
     fragment: str | None = None
@@ -62,15 +64,27 @@ class Face:
         return self.kind in JOKERS
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind, "key": self.key, "name": self.name}
+        """The face as a card shows it: the joker flag (the seed's grey label) on every
+        card; formula, molar mass, compound and structure on every card with a formula."""
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "key": self.key,
+            "name": self.name,
+            "joker": self.joker,
+        }
         if self.kind == MONOMER:
-            out.update(value=self.value, formula=self.formula, molar_mass=self.molar_mass)
-        elif self.kind == INITIATOR:
-            out.update(formula=self.formula, radicals=self.radicals, fragment=self.fragment)
+            out["value"] = self.value
+        if self.formula is not None:
+            out.update(
+                formula=self.formula,
+                molar_mass=self.molar_mass,
+                compound=self.compound,
+                smiles=self.smiles,
+            )
+        if self.kind == INITIATOR:
+            out.update(radicals=self.radicals, fragment=self.fragment)
         elif self.kind == TERMINATION:
             out["mechanism"] = self.mechanism
-        elif self.kind in (TEMPO, CTA):
-            out["formula"] = self.formula
         return out
 
 
@@ -104,6 +118,8 @@ def _faces(spec: Mapping[str, Any]) -> tuple[Face, ...]:
                 name=m["name"],
                 formula=m["formula"],
                 molar_mass=mass,
+                compound=m["compound"],
+                smiles=m["smiles"],
                 value=value,
                 polymer=m["polymer"],
             )
@@ -115,6 +131,8 @@ def _faces(spec: Mapping[str, Any]) -> tuple[Face, ...]:
             name=i["name"],
             formula=i["formula"],
             molar_mass=formula_mass(i["formula"]),
+            compound=i["compound"],
+            smiles=i["smiles"],
             radicals=int(i["radicals"]),
             fragment=i["fragment"],
             reaction=i["reaction"],
@@ -128,6 +146,8 @@ def _faces(spec: Mapping[str, Any]) -> tuple[Face, ...]:
             name=j["name"],
             formula=formula,
             molar_mass=formula_mass(formula) if formula else None,
+            compound=j.get("compound"),
+            smiles=j.get("smiles"),
             fragment=j.get("fragment"),
             mechanism=j["key"] if j["kind"] == TERMINATION else None,
             reaction=j["reaction"],
@@ -148,6 +168,9 @@ MONOMERS: Mapping[str, Face] = MappingProxyType(
     {f.key: f for f in FACES if f.kind == MONOMER and f.value == 1}
 )
 """Each monomer by key (its value-1 face): name, formula and molar mass."""
+
+INITIATORS: Mapping[str, Face] = MappingProxyType({f.key: f for f in FACES if f.kind == INITIATOR})
+"""Each initiator by key."""
 
 CTA_FACE = next(f for f in FACES if f.kind == CTA)
 TEMPO_FACE = next(f for f in FACES if f.kind == TEMPO)
@@ -173,14 +196,42 @@ def card_json(card: int) -> dict[str, Any]:
     return _card_json(card)
 
 
+def _structure(f: Face) -> dict[str, Any]:
+    return {
+        "key": f.key,
+        "name": f.name,
+        "compound": f.compound,
+        "formula": f.formula,
+        "molar_mass": f.molar_mass,
+        "smiles": f.smiles,
+    }
+
+
+_MONOMER_TABLE = tuple({**_structure(f), "polymer": f.polymer} for f in MONOMERS.values())
+_INITIATOR_TABLE = tuple(
+    {**_structure(f), "radicals": f.radicals, "fragment": f.fragment, "reaction": f.reaction}
+    for f in INITIATORS.values()
+)
+
+
+def monomer_table() -> list[dict[str, Any]]:
+    """The four monomers with their formula, molar mass and structure, as views list
+    them (shared and read-only entries)."""
+    return list(_MONOMER_TABLE)
+
+
+def initiator_table() -> list[dict[str, Any]]:
+    """The initiators with their formula, molar mass, structure and radicals, as views
+    list them (shared and read-only entries)."""
+    return list(_INITIATOR_TABLE)
+
+
 def deck_listing(decks: int = MAX_DECKS) -> list[dict[str, Any]]:
     """Every card, with the chemistry the rules use (``GET /v1/games/polymerization``)."""
     out = []
     for card in all_ids(decks):
         f = face(card)
         entry = {"id": card, "deck": (card - 1) // DECK_SIZE + 1, **f.to_json()}
-        if f.kind != MONOMER and f.molar_mass is not None:
-            entry["molar_mass"] = f.molar_mass
         if f.polymer:
             entry["polymer"] = f.polymer
         if f.reaction:

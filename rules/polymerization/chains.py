@@ -126,20 +126,26 @@ def composition(chain: Mapping[str, Any], per_card: str) -> dict[str, int]:
 def molar_mass(chain: Mapping[str, Any], per_card: str, end_groups: bool) -> dict[str, Any]:
     """A chain's molar mass Mi with its terms: units x repeat-unit mass per monomer, and
     the end groups when ``end_groups`` (else they are listed but not added)."""
+    return _molar_mass(composition(chain, per_card), chain["ends"], end_groups)
+
+
+def _molar_mass(
+    units_of: Mapping[str, int], ends: Sequence[str], end_groups: bool
+) -> dict[str, Any]:
     terms = []
     total = 0.0
-    for key, n in composition(chain, per_card).items():
+    for key, n in units_of.items():
         m0 = _monomer_mass(key)
         mass = round(n * m0, 6)
         terms.append({"monomer": key, "units": n, "molar_mass": m0, "mass": mass})
         total += mass
-    ends = []
-    for group in chain["ends"]:
+    shown_ends = []
+    for group in ends:
         mass = end_group_mass(group)
-        ends.append({"group": group, "mass": mass, "counted": end_groups})
+        shown_ends.append({"group": group, "mass": mass, "counted": end_groups})
         if end_groups:
             total += mass
-    return {"mi": round(total, 6), "terms": terms, "end_groups": ends}
+    return {"mi": round(total, 6), "terms": terms, "end_groups": shown_ends}
 
 
 def _monomer_mass(key: str) -> float:
@@ -165,18 +171,23 @@ def accepts(chain: Mapping[str, Any], mode: str) -> list[int]:
     return [v for v in (1, 2, 3) if follow_problem(tail, [v], mode) is None]
 
 
-def chain_view(chain: Mapping[str, Any], per_card: str, mode: str) -> dict[str, Any]:
-    """A chain as everyone sees it (the table is public)."""
+def chain_view(
+    chain: Mapping[str, Any], per_card: str, mode: str, end_groups: bool
+) -> dict[str, Any]:
+    """A chain as everyone sees it (the table is public), with its molar mass Mi as it
+    stands (what it would count if it were terminated now)."""
+    units_of = composition(chain, per_card)
     return {
         "id": chain["id"],
         "owner": chain["owner"],
         "state": chain["state"],
         "monomer": current_monomer(chain),
-        "units": units(chain, per_card),
-        "composition": composition(chain, per_card),
+        "units": sum(units_of.values()),
+        "composition": units_of,
         "values": values(chain),
         "accepts": accepts(chain, mode) if chain["state"] == GROWING else [],
         "ends": list(chain["ends"]),
         "mechanism": chain["mechanism"],
+        "mi": _molar_mass(units_of, chain["ends"], end_groups)["mi"],
         "cards": [card_json(c) for c in chain["cards"]],
     }

@@ -1,10 +1,14 @@
-"""The Ion Deck: which cards exist, their faces, and a teacher's own deck.
+"""The Ion Deck (Metal vs. Non-Metal): which cards exist, their faces, and a teacher's deck.
 
-The default deck is the data file ``rules/chemistry/decks/ion-deck-40.toml`` (the
-seed's table); a teacher may pass another deck of the same shape as the setup option
-``ions`` (``{"K+": 8, "Br-": 8, ...}``), checked by the same rules. A deck is kept in
-the state as its *spec*, a list of ``[label, copies]`` pairs in deck order; card ids
-run from 1 in that order, one id per physical card.
+The seed's deck is the data file ``ion-deck-40.toml`` (the rules sheet's table); a
+teacher may give another deck of the same kind (``{"K+": 8, "Br-": 8, ...}``), checked
+by the same rules (:func:`custom_spec`). A deck is kept in a game's state as its
+*spec*, a list of ``[label, copies]`` pairs in deck order; card ids run from 1 in that
+order, one id per physical card.
+
+A card shows an ion of a metal (a cation) or of a non-metal (an anion): metalloids and
+noble gases are not allowed on a card (:func:`card_ion`); the ion itself, its charge
+and its name come from :mod:`rules.chemistry.ions`.
 
 >>> deck = default_deck()
 >>> len(deck), deck.face(1)["ion"], deck.face(40)["name"], deck.ion_of(17).label
@@ -20,22 +24,65 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from rules.chemistry import decks
 from rules.chemistry.elements import BY_SYMBOL
-from rules.core import RuleViolation, is_int
+from rules.chemistry.ions import Ion, IonError, ion, label
+from rules.core import RuleViolation
 
-from .ions import Ion, IonError, ion, label
+from . import load
+
+__all__ = [
+    "DECK_FILE",
+    "LABEL_PATTERN",
+    "MAX_CARDS",
+    "MAX_COPIES",
+    "MAX_IONS",
+    "MIN_CARDS",
+    "SEED_DECK",
+    "IonDeck",
+    "card_ion",
+    "count_by_ion",
+    "custom_spec",
+    "deck_from_spec",
+    "default_deck",
+    "default_spec",
+]
 
 DECK_FILE = "ion-deck-40"
 MAX_IONS = 12
 MAX_COPIES = 20
 MIN_CARDS, MAX_CARDS = 12, 80
+LABEL_PATTERN = r"^[A-Z][a-z]?[2-9]?[+-]$"
+"""What an ion label looks like (whether it names a real ion is :func:`card_ion`'s)."""
+
+SEED_DECK = "The Deck: 40 cards (Na+ 8, Cl- 8, Ca2+ 7, O2- 7, Al3+ 5, N3- 5)"
 
 Spec = tuple[tuple[str, int], ...]
 
 
+def card_ion(text: str) -> Ion:
+    """The ion a card label names: a metal's cation or a non-metal's anion.
+
+    >>> card_ion("Fe3+").name
+    'iron(III) ion'
+    >>> card_ion("H+")
+    Traceback (most recent call last):
+    ...
+    rules.chemistry.ions.IonError: H+: hydrogen is not a metal, so it cannot be a cation card.
+    """
+    found = ion(text)
+    if found.charge > 0 and found.kind != "metal":
+        raise IonError(
+            f"{text}: {found.element.lower()} is not a metal, so it cannot be a cation card."
+        )
+    if found.charge < 0 and found.kind != "non-metal":
+        raise IonError(
+            f"{text}: {found.element.lower()} is not a non-metal, so it cannot be an anion card."
+        )
+    return found
+
+
 @dataclass(frozen=True)
-class Deck:
+class IonDeck:
     """Every card of a deck: ``ions`` (distinct, in deck order) with their ``copies``."""
 
     ions: tuple[Ion, ...]
@@ -74,9 +121,9 @@ class Deck:
 
 
 @cache
-def deck_from_spec(spec: Spec) -> Deck:
+def deck_from_spec(spec: Spec) -> IonDeck:
     """The deck of a (valid) spec; memoised, as every move looks cards up."""
-    ions = tuple(ion(text) for text, _ in spec)
+    ions = tuple(card_ion(text) for text, _ in spec)
     copies = tuple(n for _, n in spec)
     faces: list[dict[str, Any]] = []
     index: list[int] = []
@@ -94,28 +141,14 @@ def deck_from_spec(spec: Spec) -> Deck:
                 }
             )
             index.append(k)
-    return Deck(ions=ions, copies=copies, faces=tuple(faces), ion_index=tuple(index))
-
-
-def deck_of(state: Mapping[str, Any]) -> Deck:
-    """The deck a game is played with (every move asks: the seed's deck is found fast)."""
-    spec = state["deck"]
-    default = default_deck()
-    if spec == _default_spec_list():
-        return default
-    return deck_from_spec(tuple((str(t), int(n)) for t, n in spec))
-
-
-@cache
-def _default_spec_list() -> list[list[Any]]:
-    return default_deck().spec
+    return IonDeck(ions=ions, copies=copies, faces=tuple(faces), ion_index=tuple(index))
 
 
 @cache
 def default_spec() -> Spec:
     """The seed's deck, from its data file: each element's charge from rules.chemistry."""
     out = []
-    for entry in decks.load(DECK_FILE)["deck"]["ions"]:
+    for entry in load(DECK_FILE)["deck"]["ions"]:
         e = BY_SYMBOL[entry["symbol"]]
         charges = [entry["charge"]] if "charge" in entry else list(e.ion_charges)
         if len(charges) != 1:
@@ -124,19 +157,17 @@ def default_spec() -> Spec:
     return tuple(out)
 
 
-def default_deck() -> Deck:
+def default_deck() -> IonDeck:
     return deck_from_spec(default_spec())
 
 
-SEED_DECK = "The Deck: 40 cards (Na+ 8, Cl- 8, Ca2+ 7, O2- 7, Al3+ 5, N3- 5)"
-
-
-def custom_spec(ions: object) -> Spec:
+def custom_spec(ions: Mapping[str, int]) -> Spec:
     """A teacher's deck, ``{label: copies}``, checked like the seed's (``bad_ion_deck``).
 
-    Every label must be a real ion of a metal (cation) or a non-metal (anion) with a
-    charge from the chemistry data; each ion once; 12 to 80 cards; and the charges
-    must balance, as the seed's deck does (+37 and -37).
+    Its shape (2 to 12 labels, 1 to 20 copies each) is the game's option declaration's
+    to check. Every label must be a card ion (:func:`card_ion`) with a charge from the
+    chemistry data; a deck has 12 to 80 cards; and the charges must balance, as the
+    seed's deck does (+37 and -37).
 
     >>> custom_spec({"K+": 6, "Mg2+": 3, "Br-": 6, "S2-": 3})
     (('K+', 6), ('Mg2+', 3), ('Br-', 6), ('S2-', 3))
@@ -146,28 +177,13 @@ def custom_spec(ions: object) -> Spec:
     rules.core.RuleViolation: The charges on the cards must balance, as in the seed's deck \
 (+37 and -37); these give +6 and -11.
     """
-    if not isinstance(ions, Mapping) or not 2 <= len(ions) <= MAX_IONS:
-        raise RuleViolation(
-            "bad_ion_deck",
-            f"ions must be an object of 2 to {MAX_IONS} ion labels with their number of "
-            'copies, e.g. {"K+": 8, "Br-": 8}.',
-            rule=SEED_DECK,
-        )
     spec: list[tuple[str, int]] = []
     for text, copies in ions.items():
         try:
-            i = ion(text)
+            i = card_ion(text)
         except IonError as err:
             raise RuleViolation("bad_ion_deck", str(err), rule=SEED_DECK) from None
-        if i.label != text:
-            raise RuleViolation("bad_ion_deck", f"Write {text!r} as {i.label!r}.")
-        if not is_int(copies) or not 1 <= copies <= MAX_COPIES:
-            raise RuleViolation(
-                "bad_ion_deck",
-                f"{text}: the number of copies must be a whole number 1-{MAX_COPIES}, "
-                f"not {copies!r}.",
-            )
-        spec.append((text, copies))
+        spec.append((i.label, copies))
     total = sum(n for _, n in spec)
     if not MIN_CARDS <= total <= MAX_CARDS:
         raise RuleViolation(
@@ -185,38 +201,7 @@ def custom_spec(ions: object) -> Spec:
     return tuple(spec)
 
 
-def take_labels(
-    deck: Deck, labels: object, free: list[int], what: str
-) -> tuple[list[int], list[int]]:
-    """Card ids for ``labels`` (ion labels), taken from ``free``: (taken, still free).
-
-    Refuses (``bad_deal``) a label that is not in the deck or more copies than remain.
-    """
-    if not isinstance(labels, list):
-        raise RuleViolation("bad_deal", f"{what} must be a list of ion labels such as 'Na+'.")
-    pool = list(free)
-    taken: list[int] = []
-    for text in labels:
-        i = deck.by_label(text) if isinstance(text, str) else None
-        if i is None:
-            known = ", ".join(x.label for x in deck.ions)
-            raise RuleViolation(
-                "bad_deal", f"{what}: {text!r} is not a card of this deck ({known})."
-            )
-        card = next((c for c in pool if deck.ion_of(c) is i), None)
-        if card is None:
-            copies = deck.copies[deck.ions.index(i)]
-            raise RuleViolation(
-                "bad_deal",
-                f"{what}: the deck has only {copies} {i.label} cards and they are all "
-                "dealt already.",
-            )
-        pool.remove(card)
-        taken.append(card)
-    return taken, pool
-
-
-def count_by_ion(deck: Deck, cards: Sequence[int]) -> dict[str, int]:
+def count_by_ion(deck: IonDeck, cards: Sequence[int]) -> dict[str, int]:
     """How many of each ion ``cards`` hold, in deck order (ions with none left out)."""
     out: dict[str, int] = {}
     for i in deck.ions:

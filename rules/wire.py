@@ -1,0 +1,69 @@
+"""What a game says over the wire, declared once: :class:`Wire`, and the shapes all share.
+
+Each game fills one :class:`Wire` with its ``TypedDict`` declarations (see
+:mod:`rules.shapes`); the service derives its request schemas and the OpenAPI
+contract from them, and the generic tests check every real answer against them.
+The shapes here are the ones every game has: the outcome and the event that ends a
+game (each game's own ``game_over`` event extends :class:`GameOver`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal, TypedDict
+
+from rules.shapes import F, Seat
+
+
+@dataclass(frozen=True)
+class Wire:
+    """A game's JSON shapes.
+
+    - ``options``: the setup options (a ``total=False`` TypedDict whose members all
+      declare a default);
+    - ``moves``: one TypedDict per move type, tagged by its ``type`` member;
+    - ``view``, ``scores``: what ``view`` and ``scores`` return;
+    - ``events``: one TypedDict per event type, tagged by ``type``;
+    - ``card``: one item of ``deck()``;
+    - ``resources``: the shape of each further document (``GameRules.resources``);
+    - ``example``: a small setup request that plays reproducibly (the contract's
+      examples are computed from it);
+    - ``move_space``: where ``legal_moves`` cannot list every move, what else is legal.
+    """
+
+    options: type
+    moves: tuple[type, ...]
+    view: type
+    scores: type
+    events: tuple[type, ...]
+    card: type
+    resources: Mapping[str, type] = field(default_factory=dict)
+    example: Mapping[str, Any] = field(default_factory=dict)
+    move_space: str | None = None
+
+
+Place = Annotated[int, F("A place: 1 is first; seats that tie share a place.", minimum=1)]
+
+
+class Outcome(TypedDict):
+    """Whether the game has ended, who won, the ranking with places, and the tie-break."""
+
+    finished: bool
+    winners: Annotated[list[Seat], F("The seats in first place.")]
+    ranking: Annotated[list[Seat], F("Seats, best first.")]
+    places: Annotated[
+        list[Place],
+        F(
+            "The place of each seat in `ranking`, in the same order; seats that share a "
+            "place share its number and the next places are skipped (1, 1, 3). Empty "
+            "until the game ends."
+        ),
+    ]
+    tie_break: Annotated[str | None, F("The tie-break that decided the winner, if one was needed.")]
+
+
+class GameOver(Outcome):
+    """The game has ended: the final outcome (a game adds the facts behind it)."""
+
+    type: Literal["game_over"]
