@@ -7,7 +7,7 @@ import logging
 from typing import Any
 
 import redis
-from flask import Flask, Response, g, request
+from flask import Flask, Response, current_app, g, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
@@ -26,6 +26,11 @@ _BY_STATUS = {
         "The request body is larger than this service accepts ({limit} bytes).",
     ),
     415: ("unsupported_media_type", "Send the body as JSON with Content-Type: application/json."),
+    429: (
+        "rate_limited",
+        "Too many requests of this kind from your address (or your operator key) in a "
+        "short time ({limit}); retry after the Retry-After delay.",
+    ),
 }
 
 
@@ -60,12 +65,12 @@ def problem_for_http(error: HTTPException) -> Problem:
             return unknown
     if status in _BY_STATUS:
         code, template = _BY_STATUS[status]
-        from flask import current_app
-
         detail = template.format(
             path=request.path,
             method=request.method,
-            limit=current_app.config.get("MAX_CONTENT_LENGTH"),
+            limit=current_app.config.get("MAX_CONTENT_LENGTH")
+            if status == 413
+            else getattr(error, "description", ""),
         )
         headers = {}
         allowed = getattr(error, "valid_methods", None)
@@ -85,8 +90,6 @@ def problem_for_http(error: HTTPException) -> Problem:
 
 def _unknown_game() -> Problem | None:
     """A URL under /v1/<slug>/... or /v1/games/<slug> naming no game: unknown_game."""
-    from flask import current_app
-
     parts = request.path.strip("/").split("/")
     if len(parts) < 3 or parts[0] != "v1":
         return None

@@ -12,16 +12,19 @@ from . import cors, logs
 from .api import ProblemApi, install_error_handlers
 from .config import Settings
 from .docs import HEADERS, SECURITY_SCHEMES, HeadersPlugin
+from .games import game_apis
 from .http_cache import cacheable, compress
 from .jsonio import OrjsonProvider
+from .limits import install as install_limits
 from .meta_blueprint import health, make_catalogue, swagger_assets, version
-from .polymer.blueprint import blp as polymer_extras
+from .operations import blueprints
+from .operators import SESSION, SESSION_LIST, Operators
+from .operators import make_blueprint as operator_blueprint
 from .problems import Problem
-from .registry import game_apis
-from .schemas.common import DETAIL_RECORD, FIELD_ERRORS, move_field2properties
-from .sessions.blueprint import make_session_blueprint
+from .redis_client import RedisBackend
+from .schemas.common import DETAIL_RECORD, FIELD_ERRORS, SEAT_TOKEN, wire_field2properties
+from .schemas.contract import BOOK
 from .sessions.store import SessionStore
-from .stateless import make_blueprint
 from .tokens import Sealer
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -75,11 +78,23 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
     logs.install(app)
     cors.install(app, settings.cors_origins)
     app.extensions["chemgames.sealer"] = Sealer(settings.state_keys)
+    app.extensions["chemgames.operators"] = Operators.from_keys(settings.operator_keys)
     if settings.redis_url:
-        app.extensions["chemgames.store"] = SessionStore(
+        # one connection layer for everything kept in Redis (service/redis_client.py)
+        backend = RedisBackend(
             settings.redis_url,
             timeout=settings.redis_timeout_seconds,
+            max_connections=settings.redis_max_connections,
+            pool_timeout=settings.redis_pool_timeout_seconds,
+            stream_connections=settings.sse_max_streams + 10,  # a closing stream may hold one
+        )
+        app.extensions["chemgames.redis"] = backend
+        app.extensions["chemgames.store"] = SessionStore(
+            backend,
             ttl_seconds=settings.session_ttl_seconds,
+            prefix=settings.redis_key_prefix,
+            wait_replicas=settings.redis_wait_replicas,
+            wait_timeout_ms=settings.redis_wait_timeout_ms,
         )
     apis = game_apis()
     app.extensions["chemgames.games"] = apis
@@ -107,7 +122,7 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
     app.register_blueprint(swagger_assets)
     _pages(app)
     api = ProblemApi(app, spec_kwargs={"extra_plugins": [HeadersPlugin()]})
-    api.ma_plugin.converter.add_attribute_function(move_field2properties)
+    api.ma_plugin.converter.add_attribute_function(wire_field2properties)
     components = api.spec.components
     for name, scheme in SECURITY_SCHEMES.items():
         components.security_scheme(name, scheme)
@@ -115,17 +130,23 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
         components.header(name, spec)
     components.schema("FieldErrors", FIELD_ERRORS)
     components.schema("DetailRecord", DETAIL_RECORD)
+    components.schema("SeatToken", SEAT_TOKEN)
+    components.schema("OperatorSession", SESSION)
+    components.schema("OperatorSessionList", SESSION_LIST)
     for unused in ("PaginationMetadata", "Error"):  # flask-smorest's defaults, unused here
         components.schemas.pop(unused, None)
     install_error_handlers(app)
 
+    game_blueprints = [blp for game_api in apis.values() for blp in blueprints(game_api)]
     api.register_blueprint(health)
     api.register_blueprint(make_catalogue(apis))
-    for game_api in apis.values():
-        if game_api.stateless:
-            api.register_blueprint(make_blueprint(game_api))
-        api.register_blueprint(make_session_blueprint(game_api))
-    api.register_blueprint(polymer_extras)
+    api.register_blueprint(operator_blueprint())
+    # the components derived from the games' declarations (built with their endpoints)
+    for name, schema in sorted(BOOK.schemas.items()):
+        components.schema(name, schema)
+    for blp in game_blueprints:
+        api.register_blueprint(blp)
+    install_limits(app, settings)
     app.extensions["chemgames.api"] = api
     return app
 

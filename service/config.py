@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from cryptography.fernet import Fernet
@@ -12,8 +12,35 @@ from cryptography.fernet import Fernet
 ROOT = Path(os.environ.get("CHEMGAMES_HOME") or Path(__file__).resolve().parent.parent)
 
 
+class ConfigError(ValueError):
+    """A setting the service cannot start with; the message says what to set."""
+
+
 def _split(value: str | None) -> tuple[str, ...]:
     return tuple(part.strip() for part in (value or "").split(",") if part.strip())
+
+
+def _flag(env: dict[str, str], name: str) -> bool:
+    """A yes/no setting; unset or empty is no.
+
+    >>> _flag({"X": "1"}, "X"), _flag({"X": "Off"}, "X"), _flag({}, "X")
+    (True, False, False)
+    """
+    value = env.get(name, "").strip().lower()
+    if value in {"1", "true", "yes", "on"}:
+        return True
+    if value in {"", "0", "false", "no", "off"}:
+        return False
+    raise ConfigError(f"{name} must be 1 or 0 (true/false, yes/no, on/off), not {value!r}.")
+
+
+NO_STATE_KEYS = (
+    "STATE_KEYS is not set, and REQUIRE_STATE_KEYS forbids a key of this instance's own "
+    "(other instances could not open its tokens, and a restart would void every token in "
+    "play). Set STATE_KEYS to one or more comma-separated Fernet keys, the same on every "
+    "instance; make one with: python -c 'from cryptography.fernet import Fernet; "
+    "print(Fernet.generate_key().decode())'"
+)
 
 
 def dev_key(path: Path) -> str:
@@ -42,13 +69,36 @@ def dev_key(path: Path) -> str:
 class Settings:
     """Everything the service reads from its environment (see README, Configuration)."""
 
-    state_keys: tuple[str, ...]
+    state_keys: tuple[str, ...] = field(repr=False)
     redis_url: str | None = None
     max_body_bytes: int = 256 * 1024
     cors_origins: tuple[str, ...] = ("*",)
     log_level: str = "INFO"
     session_ttl_seconds: int = 6 * 3600
     redis_timeout_seconds: float = 1.0
+    # what every key the service writes starts with (several deployments, or test runs,
+    # can share one Redis)
+    redis_key_prefix: str = "chemgames:"
+    # one per greenlet a gevent worker may run (gunicorn's worker_connections): a request
+    # then never waits for a connection; past it, requests wait up to the pool timeout
+    redis_max_connections: int = 1000
+    redis_pool_timeout_seconds: float = 5.0
+    # acknowledge a move only once this many replicas have it (WAIT; docs/OPERATIONS.md)
+    redis_wait_replicas: int = 0
+    redis_wait_timeout_ms: int = 100
+    # operators (OPERATOR_KEYS): when set, only they create hosted sessions
+    operator_keys: tuple[str, ...] = field(default=(), repr=False)
+    operator_session_quota: int = 200
+    # rate limits (Flask-Limiter notation: "N per minute; M per hour"), per client
+    # address and per operator; sized for a class of 30 behind one school address
+    rate_limit_setup: str = "120 per minute"
+    rate_limit_moves: str = "1800 per minute"
+    rate_limit_streams: str = "240 per minute"
+    rate_limit_operator_sessions: str = "600 per minute"
+    rate_limits_enabled: bool = True
+    # how many proxies in front set X-Forwarded-For (the shipped nginx: 1), so that the
+    # client's own address is the one limited
+    forwarded_hops: int = 0
     sse_max_seconds: float = 300.0
     sse_heartbeat_seconds: float = 15.0
     sse_max_streams: int = 500
@@ -57,6 +107,8 @@ class Settings:
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
         env = dict(os.environ if env is None else env)
         keys = _split(env.get("STATE_KEYS"))
+        if _flag(env, "REQUIRE_STATE_KEYS") and not keys:
+            raise ConfigError(NO_STATE_KEYS)
         if not keys:
             key_file = Path(env.get("DEV_KEY_FILE", ROOT / "instance" / "dev-state-key"))
             keys = (dev_key(key_file),)
@@ -71,6 +123,21 @@ class Settings:
                 env.get("SESSION_TTL_SECONDS") or env.get("POLYMER_TTL_SECONDS") or 6 * 3600
             ),
             redis_timeout_seconds=float(env.get("REDIS_TIMEOUT_SECONDS", 1.0)),
+            redis_key_prefix=env.get("REDIS_KEY_PREFIX", "chemgames:"),
+            redis_max_connections=int(
+                env.get("REDIS_MAX_CONNECTIONS") or env.get("WORKER_CONNECTIONS") or 1000
+            ),
+            redis_pool_timeout_seconds=float(env.get("REDIS_POOL_TIMEOUT_SECONDS", 5.0)),
+            redis_wait_replicas=int(env.get("REDIS_WAIT_REPLICAS", 0)),
+            redis_wait_timeout_ms=int(env.get("REDIS_WAIT_TIMEOUT_MS", 100)),
+            operator_keys=_split(env.get("OPERATOR_KEYS")),
+            operator_session_quota=int(env.get("OPERATOR_SESSION_QUOTA", 200)),
+            rate_limit_setup=env.get("RATE_LIMIT_SETUP", "120 per minute"),
+            rate_limit_moves=env.get("RATE_LIMIT_MOVES", "1800 per minute"),
+            rate_limit_streams=env.get("RATE_LIMIT_STREAMS", "240 per minute"),
+            rate_limit_operator_sessions=env.get("RATE_LIMIT_OPERATOR_SESSIONS", "600 per minute"),
+            rate_limits_enabled=env.get("RATE_LIMITS", "on").lower() not in ("off", "0", "no"),
+            forwarded_hops=int(env.get("FORWARDED_HOPS", 0)),
             sse_max_seconds=float(env.get("SSE_MAX_SECONDS", 300)),
             sse_heartbeat_seconds=float(env.get("SSE_HEARTBEAT_SECONDS", 15)),
             sse_max_streams=int(env.get("SSE_MAX_STREAMS", 500)),

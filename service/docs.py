@@ -23,6 +23,7 @@ F = Callable[..., Any]
 
 SEAT_TOKEN = "seatToken"
 HOST_TOKEN = "hostToken"
+OPERATOR_KEY = "operatorKey"
 SECURITY_SCHEMES: Mapping[str, dict[str, Any]] = {
     SEAT_TOKEN: {
         "type": "http",
@@ -36,10 +37,19 @@ SECURITY_SCHEMES: Mapping[str, dict[str, Any]] = {
         "description": "The host token from setup (`host_token`): acts for any seat and for "
         "the host (starting Polymer's timer). Keep it on the teacher's or server side.",
     },
+    OPERATOR_KEY: {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "An operator key of this deployment (`OPERATOR_KEYS`): a school's or "
+        "an app's server. Where the deployment has operator keys, creating a hosted session "
+        "needs one; the operator then lists and ends its sessions.",
+    },
 }
 AS_SEAT: list[dict[str, list[str]]] = [{SEAT_TOKEN: []}, {HOST_TOKEN: []}]
 AS_SEAT_OR_OBSERVER: list[dict[str, list[str]]] = [{}, {SEAT_TOKEN: []}, {HOST_TOKEN: []}]
 AS_HOST: list[dict[str, list[str]]] = [{HOST_TOKEN: []}]
+OPERATOR: list[dict[str, list[str]]] = [{OPERATOR_KEY: []}]
+AS_OPERATOR_IF_REQUIRED: list[dict[str, list[str]]] = [{OPERATOR_KEY: []}, {}]
 PUBLIC: list[dict[str, list[str]]] = []
 
 HEADERS: Mapping[str, dict[str, Any]] = {
@@ -73,6 +83,19 @@ HEADERS: Mapping[str, dict[str, Any]] = {
         "description": "How long the representation may be cached.",
         "schema": {"type": "string"},
     },
+    "X-RateLimit-Limit": {
+        "description": "The budget of requests of this kind (setup, moves or streams) per "
+        "window, for your address (or operator): e.g. `1800 per 1 minute`.",
+        "schema": {"type": "string"},
+    },
+    "X-RateLimit-Remaining": {
+        "description": "How many requests of this kind are left in the window.",
+        "schema": {"type": "integer", "minimum": 0},
+    },
+    "X-RateLimit-Reset": {
+        "description": "When the budget is whole again, in seconds since the epoch.",
+        "schema": {"type": "integer", "minimum": 0},
+    },
 }
 
 
@@ -82,7 +105,8 @@ def header(name: str) -> dict[str, str]:
 
 # Problems any JSON POST endpoint may answer with.
 BODY_ERRORS: Mapping[int, tuple[str, ...]] = {
-    400: ("malformed_json", "json_too_deep"),
+    # bad_http_request: a chunked body whose framing breaks (werkzeug reads it)
+    400: ("malformed_json", "json_too_deep", "bad_http_request"),
     413: ("body_too_large",),
     415: ("unsupported_media_type",),
     422: ("invalid_request",),
@@ -97,8 +121,12 @@ SEAT_ERRORS: Mapping[int, tuple[str, ...]] = {
 }
 STATUS_HEADERS: Mapping[int, tuple[str, ...]] = {
     401: ("WWW-Authenticate",),
+    429: ("Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"),
     503: ("Retry-After",),
 }
+RATE_LIMITED: Mapping[int, tuple[str, ...]] = {429: ("rate_limited",)}
+"""What an operation that draws on a rate-limit budget may answer (service/limits.py)."""
+LIMIT_HEADERS = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
 
 
 def merge(*tables: Mapping[int, Iterable[str]]) -> dict[int, list[str]]:

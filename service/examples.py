@@ -12,7 +12,8 @@ from typing import Any
 
 from rules.core import Event, Game, State
 
-from .play import GameApi, events_for, with_actor
+from .games import GameApi
+from .play import events_for, with_actor
 
 TOKEN = "gAAAAABpExampleOpaqueSealedStateToken..."
 GAME_ID = "3f9c2a7b1e0d4c5a6b7e8f90"
@@ -40,16 +41,16 @@ def _played(api: GameApi) -> dict[str, Any]:
 
 def _play(api: GameApi) -> dict[str, Any]:
     game = api.game
-    request = dict(api.setup_example)
+    request = api.example
     state = game.setup(request["players"], request.get("options") or {}, request.get("seed", 1))
-    if api.hooks:  # a game with a clock: started at the example time
-        state = _start(api, state)
+    if api.clock:  # a game with a clock: started at the example time
+        state = api.clock.started(state, T0)
     seat = game.to_act(state)[0]
     move = game.legal_moves(state, seat)[0]
     after, events = game.apply(state, seat, move)
     end, version = after, 1
-    if api.hooks:  # a game that ends by its clock: time up right after this move
-        end, _ = api.hooks.expire(end)
+    if api.clock:  # a game that ends by its clock: time up right after this move
+        end, _ = api.clock.expire(end)
         version += 1
     while game.to_act(end):
         who = game.to_act(end)[0]
@@ -64,13 +65,6 @@ def _play(api: GameApi) -> dict[str, Any]:
         "end": end,
         "version": version,
     }
-
-
-def _start(api: GameApi, state: State) -> State:
-    from rules.polymer.game import start_timer  # the one game with a clock today
-
-    started, _ = start_timer(state, T0)
-    return started
 
 
 def _seats(players: int) -> list[dict[str, Any]]:
@@ -132,7 +126,7 @@ def sessions(api: GameApi) -> dict[str, dict[str, Any]]:
     sid = {"session_id": GAME_ID}
 
     def extra(st: State, now: int) -> dict[str, Any]:
-        return api.hooks.block(st, now) if api.hooks else {}
+        return api.clock.block(st, now) if api.clock else {}
 
     return {
         "created": {
@@ -178,3 +172,11 @@ def sessions(api: GameApi) -> dict[str, dict[str, Any]]:
             "outcome": game.outcome(p["end"]).to_json(),
         },
     }
+
+
+def for_mode(api: GameApi, hosted: bool) -> dict[str, dict[str, Any]]:
+    """The examples of one play mode, by operation (``setup`` deals the game)."""
+    if hosted:
+        out = sessions(api)
+        return {**out, "setup": out["created"], "view": out["session"]}
+    return stateless(api)

@@ -17,14 +17,15 @@ import flask_swagger_ui
 from flask import current_app, request
 from flask.views import MethodView
 
-from rules.core import CORE_CODES, GameInfo
+from rules.core import GameInfo
+from rules.shapes import Obj, shape
 
 from .config import ROOT
 from .docs import PUBLIC, header, operation
+from .games import GameApi
 from .http_cache import cacheable
 from .jsonio import json_response
 from .parsing import ApiBlueprint as Blueprint
-from .play import GameApi
 from .problems import SERVICE_PROBLEMS, Problem
 from .schemas.common import (
     GameCatalogueSchema,
@@ -33,7 +34,6 @@ from .schemas.common import (
     ProblemKindSchema,
     game_detail_schema,
 )
-from .schemas.game import pascal
 
 # Swagger UI's own files for /docs (from the flask-swagger-ui package): no CDN needed
 swagger_assets = flask.Blueprint(
@@ -81,8 +81,8 @@ def links(api: GameApi) -> dict[str, str]:
         session_scores=f"{session}/scores",
         session_events=f"{session}/events",
     )
-    if info.slug == "polymer":
-        out.update(start=f"{session}/start", arrangement=f"{session}/arrangement")
+    for extra in api.game.extras:
+        out[extra.name] = f"{session}/{extra.name}"
     for name in api.game.resources:
         out[name] = f"/v1/games/{info.slug}/{name}"
     return out
@@ -128,12 +128,17 @@ def detail(api: GameApi) -> dict[str, Any]:
         ],
         "bots": list(info.bots),
         "player_counts": {str(k): dict(v) for k, v in info.player_counts.items()},
-        "codes": {**CORE_CODES, **info.codes},
+        "codes": {name: code.description for name, code in answered(info).items()},
         "deck": api.game.deck(),
         "resources": {name: f"/v1/games/{info.slug}/{name}" for name in api.game.resources},
         "rules_document": _read(ROOT / "docs" / "rules" / f"{info.slug}.md"),
-        "seed_text": _read(ROOT / "docs" / "seeds" / info.seed_file),
+        "source": info.source.to_json(info.slug),
     }
+
+
+def answered(info: GameInfo) -> dict[str, Any]:
+    """The rule codes a game may answer with (not its internal consistency checks)."""
+    return {name: code for name, code in sorted(info.all_codes().items()) if code.at}
 
 
 def problem_catalogue(apis: Mapping[str, GameApi]) -> list[dict[str, Any]]:
@@ -147,24 +152,18 @@ def problem_catalogue(apis: Mapping[str, GameApi]) -> list[dict[str, Any]]:
         }
         for code, kind in SERVICE_PROBLEMS.items()
     }
-    for code, text in CORE_CODES.items():
-        entries.setdefault(
-            code,
-            {"code": code, "status": 422, "title": code.replace("_", " ").capitalize()},
-        )["description"] = text
     for api in apis.values():
-        info = api.game.info
-        for code, text in info.codes.items():
+        for name, code in answered(api.info).items():
             entry = entries.setdefault(
-                code,
+                name,
                 {
-                    "code": code,
-                    "status": 409 if code in {"timer_expired", "stale_version"} else 422,
-                    "title": code.replace("_", " ").capitalize(),
-                    "description": text,
+                    "code": name,
+                    "status": code.status,
+                    "title": name.replace("_", " ").capitalize(),
+                    "description": code.description,
                 },
             )
-            entry.setdefault("games", []).append(info.slug)
+            entry.setdefault("games", []).append(api.slug)
     return sorted(entries.values(), key=lambda e: e["code"])
 
 
@@ -186,7 +185,7 @@ def make_catalogue(apis: Mapping[str, GameApi]) -> Blueprint:
 
     for api in apis.values():
         _detail_route(blp, api)
-        for name, schema in api.resources.items():
+        for name, schema in api.docs.resources.items():
             _resource_route(blp, api, name, schema)
 
     @blp.route("/problems")
@@ -219,8 +218,8 @@ def make_catalogue(apis: Mapping[str, GameApi]) -> Blueprint:
 
 
 def _detail_route(blp: Blueprint, api: GameApi) -> None:
-    name = pascal(api.slug)
-    schema = game_detail_schema(f"{name}GameDetail", api.card)
+    name = api.name
+    schema = game_detail_schema(f"{name}GameDetail", api.docs.card)
 
     class GameDetail(MethodView):
         @blp.response(200, schema, headers=CACHED)
@@ -230,15 +229,15 @@ def _detail_route(blp: Blueprint, api: GameApi) -> None:
 
     GameDetail.get.__doc__ = (
         f"{api.game.info.title}: options, player-count table, every card, rule codes.\n\n"
-        "Also the rules interpretation (every reading of the seed text and its decision) "
-        "and the seed text itself."
+        "Also the rules interpretation (every reading of the original rules and its "
+        "decision) and the source of those rules."
     )
     blp.route(f"/games/{api.slug}", endpoint=f"game-{api.slug}")(GameDetail)
 
 
-def _resource_route(blp: Blueprint, api: GameApi, name: str, schema: Any) -> None:
+def _resource_route(blp: Blueprint, api: GameApi, name: str, schema: dict[str, Any]) -> None:
     producer = api.game.resources[name]
-    op = f"get{pascal(api.slug)}{pascal(name)}"
+    op = f"get{api.name}{name.title().replace('_', '')}"
 
     class Resource(MethodView):
         @blp.response(200, schema, headers=CACHED)
@@ -246,9 +245,9 @@ def _resource_route(blp: Blueprint, api: GameApi, name: str, schema: Any) -> Non
         def get(self) -> Any:
             return cacheable(json_response(producer()), request)
 
-    Resource.get.__doc__ = (
-        f"The {name} of {api.game.info.title}.\n\n" + (schema.__doc__ or "").strip()
-    ).strip()
+    declared = shape(api.game.wire.resources[name])
+    doc = declared.doc if isinstance(declared, Obj) else ""
+    Resource.get.__doc__ = f"The {name} of {api.info.title}.\n\n{doc}".strip()
     blp.route(f"/games/{api.slug}/{name}", endpoint=f"game-{api.slug}-{name}")(Resource)
 
 
@@ -257,11 +256,11 @@ class Healthz(MethodView):
     @health.response(200, HealthSchema)
     @operation(health, "getHealth", security=PUBLIC)
     def get(self) -> Any:
-        """The process is up.
+        """The process is up, and its version.
 
         Answers without touching Redis or any game: a liveness probe.
         """
-        return json_response({"status": "ok"})
+        return json_response({"status": "ok", "version": version()})
 
 
 @health.route("/readyz")
@@ -282,4 +281,5 @@ class Readyz(MethodView):
         else:
             ok, detail_ = store.ping()
         checks["redis"] = {"ok": ok, "detail": detail_, "needed_by": ["sessions", "polymer"]}
-        return json_response({"status": "ok" if ok else "degraded", "checks": checks})
+        status = "ok" if ok else "degraded"
+        return json_response({"status": status, "version": version(), "checks": checks})

@@ -7,53 +7,16 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import Any
 
-import marshmallow as ma
 from flask import current_app
 
-from rules.core import Event, Game, Move
+from rules.core import Event, Move
 
+from .games import GameApi
 from .problems import Problem
 from .tokens import Envelope, Sealer
-
-if TYPE_CHECKING:
-    from .sessions.hooks import SessionHooks
-
-
-@dataclass(frozen=True)
-class GameApi:
-    """A registered game plus the schemas that describe it over HTTP.
-
-    ``card`` documents one item of the game's deck (``GET /v1/games/<slug>``);
-    ``resources`` the documents in ``game.resources``. ``stateless`` is false for a
-    game that is only offered as a hosted session (Polymer: its clock must be the
-    server's); ``hooks`` adapt the hosted session to such a game.
-    """
-
-    game: Game
-    options: type[ma.Schema]
-    moves: Mapping[str, type[ma.Schema]]
-    view: type[ma.Schema]
-    scores: type[ma.Schema]
-    card: type[ma.Schema]
-    events: Mapping[str, type[ma.Schema]] = field(default_factory=dict)
-    resources: Mapping[str, type[ma.Schema]] = field(default_factory=dict)
-    setup_example: Mapping[str, Any] = field(default_factory=dict)
-    move_example: Mapping[str, Any] = field(default_factory=dict)
-    move_space: str | None = None
-    stateless: bool = True
-    hooks: SessionHooks | None = None
-
-    @property
-    def slug(self) -> str:
-        return self.game.info.slug
-
-    @property
-    def bots_allowed(self) -> bool:
-        """Whether the service may play seats of this game (not in a real-time game)."""
-        return self.stateless
 
 
 def sealer() -> Sealer:
@@ -168,10 +131,17 @@ def seal(env: Envelope) -> str:
     return sealer().seal(env)
 
 
-def seats_block(env: Envelope) -> list[dict[str, Any]]:
+def seats_block(env: Envelope, *, with_bots: bool = True) -> list[dict[str, Any]]:
+    """One credential per seat (``with_bots`` false: none for the service's bot seats)."""
     s = sealer()
     return [
-        {"seat": seat, "seat_token": s.seat_token(env.game_id, seat), "bot": env.bots.get(seat)}
+        {
+            "seat": seat,
+            "seat_token": s.seat_token(env.game_id, seat)
+            if with_bots or seat not in env.bots
+            else None,
+            "bot": env.bots.get(seat),
+        }
         for seat in range(int(env.state["players"]))
     ]
 

@@ -82,6 +82,29 @@ SERVICE_PROBLEMS: Mapping[str, ProblemKind] = {
     "host_token_invalid": ProblemKind(
         403, "Host token refused", "The host token does not belong to this game."
     ),
+    "operator_key_invalid": ProblemKind(
+        403,
+        "Operator key refused",
+        "The bearer token is not an operator key of this deployment.",
+    ),
+    "session_quota_exceeded": ProblemKind(
+        429,
+        "Too many live sessions",
+        "This operator has as many live sessions as the deployment allows; end one or wait "
+        "for one to finish.",
+    ),
+    "rate_limited": ProblemKind(
+        429,
+        "Too many requests",
+        "Too many requests from this address (or operator) in a short time; retry after "
+        "the Retry-After delay.",
+    ),
+    "session_unreadable": ProblemKind(
+        410,
+        "Session can no longer be opened",
+        "The session was sealed under a key this service no longer has (its keys were "
+        "rotated); it cannot be continued. Start a new session.",
+    ),
     "stale_version": ProblemKind(
         409, "Stale state version", "Another move was applied first; resync and retry."
     ),
@@ -179,6 +202,12 @@ def from_violation(err: Any) -> Problem:
     extensions: dict[str, Any] = {}
     if err.rule:
         extensions["rule"] = err.rule
-    if err.details:
-        extensions["details"] = err.details
+    details = dict(err.details)
+    # members the problem format has at its top level: the field errors of a malformed
+    # move or option, and the moves a game knows
+    for member in ("errors", "known"):
+        if member in details:
+            extensions[member] = details.pop(member)
+    if details:
+        extensions["details"] = details
     return Problem(err.code, err.message, status=err.status, **extensions)

@@ -1,8 +1,8 @@
 """A bound on the event streams one instance holds open at once.
 
 Anyone may open a session and follow it, and a stream holds a connection, a Redis
-pub/sub connection and a greenlet for up to ``SSE_MAX_SECONDS``. Past the bound
-(``SSE_MAX_STREAMS``, per instance) a new stream is refused with
+pub/sub connection (:class:`Subscription`) and a greenlet for up to
+``SSE_MAX_SECONDS``. Past the bound (``SSE_MAX_STREAMS``, per instance) a new stream is refused with
 ``503 too_many_streams`` and ``Retry-After``, before anything is held.
 
 An instance is one gunicorn master and its workers. gunicorn.conf.py calls
@@ -30,7 +30,6 @@ from __future__ import annotations
 import ctypes
 import multiprocessing
 import threading
-import weakref
 from collections.abc import MutableSequence
 from typing import Any
 
@@ -98,29 +97,55 @@ def open_streams() -> int:
     return _limiter.open()
 
 
-_pubsub_clients: weakref.WeakKeyDictionary[Any, redis.Redis] = weakref.WeakKeyDictionary()
+class SubscriptionLost(redis.ConnectionError):
+    """The server dropped the stream's subscription (its slot moved to another node)."""
 
 
-def pubsub(client: redis.Redis, limit: int) -> PubSub:
-    """A pub/sub connection for one stream, from a pool of its own.
+class Subscription:
+    """One stream's subscription to a session's channel of public events.
 
-    Each stream holds its connection for as long as it is open, so streams take
-    them from a pool sized for the stream bound (redis-py's default is 100 per
-    process), never from the pool the moves use: however many streams are open,
-    a move still finds a connection.
+    ``sharded`` (the session's node runs Redis 7) subscribes with ``SSUBSCRIBE`` on the
+    node that serves the channel's slot, matching the commit's ``SPUBLISH``; else with
+    ``SUBSCRIBE``. The connection comes from the pool ``client`` was built with: streams
+    hold theirs for as long as they are open, so they never take the ones moves need
+    (``service/redis_client.py``), and it is never silently reconnected: a lost
+    connection raises, the stream says ``error``, and the client resyncs instead of
+    missing the updates published meanwhile.
     """
-    streams_client = _pubsub_clients.get(client)
-    if streams_client is None:
-        pool = client.connection_pool
-        streams_client = redis.Redis(
-            connection_pool=redis.ConnectionPool(
-                connection_class=pool.connection_class,
-                max_connections=limit + 10,  # a closing stream may still hold one
-                **pool.connection_kwargs,
-            )
-        )
-        _pubsub_clients[client] = streams_client
-    return streams_client.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call,no-any-return]
+
+    def __init__(
+        self, client: redis.Redis, channel: str, *, sharded: bool, confirm_timeout: float = 2.0
+    ) -> None:
+        self.channel = channel.encode()
+        self.sharded = sharded
+        self._pubsub: PubSub = client.pubsub()  # type: ignore[no-untyped-call]
+        if sharded:
+            self._pubsub.ssubscribe(channel)
+        else:
+            self._pubsub.subscribe(channel)
+        # confirmed before the stream's first frame: every later commit reaches it
+        confirmation = self._pubsub.get_message(timeout=confirm_timeout)
+        kind = confirmation and confirmation["type"]
+        if kind not in ("subscribe", "ssubscribe", b"subscribe", b"ssubscribe"):
+            self._pubsub.close()
+            raise redis.TimeoutError("the subscription was not confirmed")
+
+    def get(self, timeout: float) -> bytes | None:
+        """The next message's data, or None when ``timeout`` seconds pass without one."""
+        message = self._pubsub.get_message(timeout=timeout)
+        while message is not None:
+            kind = message["type"]
+            if isinstance(kind, bytes):
+                kind = kind.decode()
+            if kind in ("message", "smessage"):
+                return message["data"]  # type: ignore[no-any-return]
+            if kind in ("unsubscribe", "sunsubscribe") and message["channel"] == self.channel:
+                raise SubscriptionLost("the session's channel moved to another node")
+            message = self._pubsub.get_message(timeout=0)  # a subscribe confirmation
+        return None
+
+    def close(self) -> None:
+        self._pubsub.close()
 
 
 # gunicorn master hooks (gunicorn.conf.py) ---------------------------------------------

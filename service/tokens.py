@@ -51,6 +51,10 @@ class Sealer:
         if not keys:
             raise ValueError("at least one state key is required")
         self._fernet = MultiFernet([Fernet(k) for k in keys])
+        # a key of its own for hosted deals, derived like the seat keys' but apart
+        self._deal_key = hmac.new(
+            base64.urlsafe_b64decode(keys[0]), b"hosted-deal-v1", hashlib.sha256
+        ).digest()
         self._seat_keys = [
             hmac.new(base64.urlsafe_b64decode(k), b"seat-token-v1", hashlib.sha256).digest()
             for k in keys
@@ -111,6 +115,13 @@ class Sealer:
         return Envelope(slug, rules_version, data["id"], data["v"], data["s"], bots)
 
     # seat tokens ------------------------------------------------------------------
+    def hosted_seed(self, seed: int) -> int:
+        """The seed a hosted session deals with when its creator names ``seed``: the same
+        in this deployment (lessons repeat), unguessable elsewhere (the deployment's
+        first key, in a domain of its own: neither a stateless seed nor a token)."""
+        mac = hmac.new(self._deal_key, seed.to_bytes(8, "big"), hashlib.sha256)
+        return int.from_bytes(mac.digest()[:8], "big") >> 1
+
     def _mac(self, key: bytes, game_id: str, who: str) -> str:
         digest = hmac.new(key, f"{game_id}:{who}".encode(), hashlib.sha256).digest()[:18]
         return base64.urlsafe_b64encode(digest).decode("ascii")

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from collections.abc import Set as AbstractSet
 from typing import Any
 
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from ..problems import Problem
+from rules import shapes
+from rules.core import RuleViolation
+
+from ..problems import Problem, from_violation
 
 TOKEN_MAX = 200_000
 SEED_MAX = 2**63 - 1
@@ -48,7 +49,8 @@ class ProblemSchema(ma.Schema):
         values=fields.Raw(
             metadata={
                 "description": "A fact: a seat, a card, a count, a name, or a list of them.",
-                "oneOf": [
+                # anyOf: an empty list is a list of integers and of strings alike
+                "anyOf": [
                     {"type": "null"},
                     {"type": "boolean"},
                     {"type": "integer"},
@@ -84,7 +86,7 @@ DETAIL_RECORD = {
     "type": "object",
     "description": "A small record in a problem's details (an ion and a count, a card...).",
     "additionalProperties": {
-        "oneOf": [
+        "anyOf": [
             {"type": "null"},
             {"type": "boolean"},
             {"type": "integer"},
@@ -108,124 +110,64 @@ FIELD_ERRORS = {
 }
 
 
-class MoveField(fields.Field[Any]):
-    """A tagged move object; ``type`` selects the per-type schema.
+class WireField(fields.Field[Any]):
+    """A member whose shape the rules declare (``rules.shapes``): documented by its
+    derived schema, checked against the declaration (``invalid_request`` otherwise)."""
 
-    Documented as ``oneOf`` with a ``type`` discriminator. An unknown ``type`` is a
-    ``unknown_move`` problem that lists the types this game knows.
-    """
-
-    def __init__(self, types: Mapping[str, type[ma.Schema]], **kwargs: Any) -> None:
+    def __init__(self, schema: dict[str, Any], node: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.types = dict(types)
-        self._schemas = {name: cls() for name, cls in self.types.items()}
+        self.wire_schema = schema
+        self.node = node
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        if not isinstance(value, dict):
-            raise ma.ValidationError("A move is a JSON object with a `type` member.")
-        kind = value.get("type")
-        if not isinstance(kind, str) or kind not in self._schemas:
-            raise Problem(
-                "unknown_move",
-                f"{_quoted(kind)} is not a move of this game; use one of: "
-                f"{', '.join(sorted(self._schemas))}.",
-                status=422,
-                title="Unknown move",
-                known=sorted(self._schemas),
-            )
+        if self.node is None:
+            return value
         try:
-            return self._schemas[kind].load(value)
-        except ma.ValidationError as err:
-            fields_ = err.messages if isinstance(err.messages, dict) else {"_": err.messages}
-            summary = "; ".join(
-                f"{name}: {' '.join(map(str, msgs)) if isinstance(msgs, list) else msgs}"
-                for name, msgs in fields_.items()
-            )
-            raise Problem(
-                "bad_move",
-                f"This {kind!r} move is not well formed ({summary}).",
-                status=422,
-                title="Bad move",
-                errors={"move": err.messages},
-            ) from None
+            return shapes.parse(value, self.node)
+        except shapes.ShapeError as err:
+            raise ma.ValidationError(err.errors) from None
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
         return value
 
 
-def _quoted(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+class MoveField(WireField):
+    """A tagged move object, parsed by the game's rules (``unknown_move`` / ``bad_move``,
+    the same codes the rules give), documented as a ``oneOf`` with a ``type``
+    discriminator."""
 
-
-class OptionsField(fields.Nested):
-    """Setup options: unknown names are `unknown_option`, bad values `bad_option`."""
-
-    def _deserialize(
-        self,
-        value: Any,
-        attr: str | None,
-        data: Mapping[str, Any] | None,
-        partial: bool | Sequence[str] | AbstractSet[str] | None = None,
-        **kwargs: Any,
-    ) -> Any:
-        try:
-            return super()._deserialize(value, attr, data, partial, **kwargs)
-        except ma.ValidationError as err:
-            messages = err.messages if isinstance(err.messages, dict) else {"_": err.messages}
-            unknown = sorted(k for k, v in messages.items() if v == ["Unknown field."])
-            if unknown:
-                known = sorted(self.schema.fields)
-                raise Problem(
-                    "unknown_option",
-                    f"This game has no option {', '.join(map(repr, unknown))}; "
-                    f"its options are: {', '.join(known)}.",
-                    status=422,
-                    title="Unknown option",
-                    errors={"options": messages},
-                ) from None
-            summary = "; ".join(f"{k}: {v}" for k, v in messages.items())
-            raise Problem(
-                "bad_option",
-                f"A setup option has a wrong value ({summary}).",
-                status=422,
-                title="Bad option",
-                errors={"options": messages},
-            ) from None
-
-
-def move_field2properties(self: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
-    """apispec attribute function: document ``MoveField`` as a discriminated ``oneOf``."""
-    if not isinstance(field, MoveField):
-        return {}
-    refs = {name: self.resolve_nested_schema(cls) for name, cls in field.types.items()}
-    return {
-        "oneOf": [refs[name] for name in sorted(refs)],
-        "discriminator": {
-            "propertyName": "type",
-            "mapping": {name: refs[name]["$ref"] for name in sorted(refs)},
-        },
-    }
-
-
-class StrictBoolean(fields.Boolean):
-    """A JSON ``true`` or ``false`` only: not "yes", not 1, and not 0 (which Python
-    compares equal to ``False``, so a set of truthy/falsy values would let it in)."""
+    def __init__(self, game: Any, schema: dict[str, Any], **kwargs: Any) -> None:
+        super().__init__(schema, **kwargs)
+        self.game = game
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        if not isinstance(value, bool):
-            raise self.make_error("invalid", input=value)
+        if not isinstance(value, dict):
+            raise ma.ValidationError("A move is a JSON object with a `type` member.")
+        try:
+            return self.game.parse_move(value)
+        except RuleViolation as err:
+            raise from_violation(err) from None
+
+
+class OptionsField(WireField):
+    """Setup options: an object, checked by the rules against the game's declared
+    options (``unknown_option``, ``bad_option``, ``bad_deal``...)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if not isinstance(value, dict):
+            raise Problem(
+                "bad_option",
+                f"options must be a JSON object, not {shapes.quote(value)}.",
+                errors={"options": ["Not a valid object."]},
+            )
         return value
 
 
-def strict_bool(**kwargs: Any) -> fields.Boolean:
-    """A JSON boolean only (marshmallow would also take "yes", 1, "on", 0...)."""
-    return StrictBoolean(**kwargs)
-
-
-def move_type(name: str) -> fields.String:
-    """The ``type`` tag of a move or event schema."""
-    return fields.String(required=True, validate=validate.OneOf([name]), metadata={"example": name})
+def wire_field2properties(self: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
+    """apispec attribute function: a :class:`WireField` is documented by its schema."""
+    if not isinstance(field, WireField):
+        return {}
+    return dict(field.wire_schema)
 
 
 def token_field(**metadata: Any) -> fields.String:
@@ -265,6 +207,19 @@ def version_field() -> fields.Integer:
     )
 
 
+def seed_field() -> fields.Integer:
+    return fields.Integer(
+        strict=True,
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=0, max=SEED_MAX),
+        metadata={
+            "description": "Fixes the shuffle, for lessons and tests. Omit it in real "
+            "play: anyone who knows the seed can work out the deal."
+        },
+    )
+
+
 def bot_field(bots: tuple[str, ...], default: str) -> fields.String:
     return fields.String(
         load_default=default,
@@ -297,59 +252,69 @@ class StrictSchema(ma.Schema):
         unknown = ma.RAISE
 
 
-class StateRequestSchema(StrictSchema):
-    token = token_field()
-
-
-class ViewRequestSchema(StrictSchema):
-    token = token_field()
-    seat = seat_field(required=False)
-
-
-class SeatRequestSchema(StrictSchema):
-    token = token_field()
-    seat = seat_field()
-
-
-class SeatTokenSchema(ma.Schema):
-    seat = fields.Integer(required=True)
-    seat_token = fields.String(
-        required=True,
-        metadata={
+SEAT_TOKEN = {
+    "type": "object",
+    "description": "One seat's credential.",
+    "properties": {
+        "seat": {"type": "integer", "minimum": 0, "description": "The seat."},
+        "seat_token": {
+            "type": ["string", "null"],
             "description": "This seat's credential: send it as Authorization: Bearer <token>. "
-            "Give each player only their own."
+            "Give each player only their own. Null for a bot seat of a hosted game created "
+            "without an operator key (nobody may see a bot seat's hand).",
         },
-    )
-    bot = fields.String(
-        required=True,
-        allow_none=True,
-        metadata={"description": "The bot the service plays this seat with, or null (human)."},
-    )
-
-
-class OutcomeSchema(ma.Schema):
-    finished = fields.Boolean(required=True)
-    winners = fields.List(fields.Integer(), required=True)
-    ranking = fields.List(
-        fields.Integer(), required=True, metadata={"description": "Seats, best first."}
-    )
-    places = fields.List(
-        fields.Integer(),
-        required=True,
-        metadata={
-            "description": "The place of each seat in `ranking`, in the same order; seats "
-            "that share a place share its number and the next places are skipped "
-            "(1, 1, 3). Empty until the game ends."
+        "bot": {
+            "type": ["string", "null"],
+            "description": "The bot the service plays this seat with, or null (human).",
         },
-    )
-    tie_break = fields.String(
-        allow_none=True,
-        required=True,
-        metadata={"description": "The tie-break that decided the winner, if one was needed."},
-    )
+    },
+    "required": ["bot", "seat", "seat_token"],
+    "additionalProperties": False,
+}
 
 
 SCALAR = [{"type": "null"}, {"type": "boolean"}, {"type": "integer"}, {"type": "string"}]
+
+
+class SourceSchema(ma.Schema):
+    """Where a game's original rules come from. The service serves no copy of them: the
+    rules document quotes only the sentences it interprets."""
+
+    title = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "The title the original rules give the game; null when they give none.",
+            "example": "Chemistry Battle",
+        },
+    )
+    publisher = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "Who published the original rules, as their text names them; "
+            "null when it names nobody.",
+            "example": None,
+        },
+    )
+    origin = fields.String(
+        required=True,
+        metadata={
+            "description": "What the text says of where it comes from: its form and the "
+            "products it names.",
+            "example": 'One of three games on a web page titled "Game Rules" that ends with '
+            'a "Back to blog" link: a blog post. It names no author or publisher.',
+        },
+    )
+    interpretation = fields.String(
+        required=True,
+        metadata={
+            "description": "The project's rules document (path in its repository): every "
+            "sentence it interprets, quoted, with the readings, the decision and why. Its "
+            "text is the game's `rules_document`.",
+            "example": "docs/rules/chemistry-battle.md",
+        },
+    )
 
 
 class OptionSchema(ma.Schema):
@@ -407,7 +372,7 @@ class GameCatalogueSchema(ma.Schema):
     games = fields.List(fields.Nested(GameSummarySchema), required=True)
 
 
-def game_detail_schema(name: str, card: type[ma.Schema]) -> type[ma.Schema]:
+def game_detail_schema(name: str, card: dict[str, Any]) -> type[ma.Schema]:
     """``GET /v1/games/<slug>`` for one game: the generic facts and its typed deck."""
     return GameSummarySchema.from_dict(
         {
@@ -429,7 +394,7 @@ def game_detail_schema(name: str, card: type[ma.Schema]) -> type[ma.Schema]:
                 metadata={"description": "Rule-violation codes this game may return."},
             ),
             "deck": fields.List(
-                fields.Nested(card), required=True, metadata={"description": "Every card."}
+                WireField(card), required=True, metadata={"description": "Every card."}
             ),
             "resources": fields.Dict(
                 keys=fields.String(),
@@ -441,8 +406,10 @@ def game_detail_schema(name: str, card: type[ma.Schema]) -> type[ma.Schema]:
                 required=True,
                 metadata={"description": "docs/rules/<slug>.md: the interpretation."},
             ),
-            "seed_text": fields.String(
-                required=True, metadata={"description": "The seed rules text."}
+            "source": fields.Nested(
+                SourceSchema,
+                required=True,
+                metadata={"description": "Where the original rules come from."},
             ),
         },
         name=name,
@@ -480,9 +447,11 @@ class HealthSchema(ma.Schema):
     status = fields.String(
         required=True, validate=validate.OneOf(["ok", "degraded"]), metadata={"example": "ok"}
     )
+    version = fields.String(
+        required=True,
+        metadata={
+            "description": "The service's version (the package's, as in `GET /v1/games`).",
+            "example": "0.2.0",
+        },
+    )
     checks = fields.Nested(HealthChecksSchema, metadata={"description": "Readiness only."})
-
-
-class GameStartedEventSchema(ma.Schema):
-    type = move_type("game_started")
-    players = fields.Integer(required=True)

@@ -10,7 +10,7 @@ never come back.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -22,13 +22,11 @@ from flask import current_app
 from rules.core import Event, Move
 
 from ..auth import fingerprint
+from ..games import GameApi
 from ..play import (
-    GameApi,
-    apply_move,
     authorize,
     events_for,
     new_game,
-    play_bot,
     play_bots,
     sealer,
     with_actor,
@@ -87,15 +85,27 @@ def load(api: GameApi, session_id: str) -> Loaded:
         raise Problem(
             "session_not_found",
             f"There is no {api.game.info.title} session {session_id!r} (it may have "
-            f"expired). Start a new one with POST /v1/{api.slug}/sessions.",
+            f"expired, or been ended by its operator). Start a new one with "
+            f"POST /v1/{api.slug}/sessions.",
         )
     info = api.game.info
-    env = sealer().open(session.token, slug=info.slug, rules_version=info.rules_version)
+    try:
+        env = sealer().open(session.token, slug=info.slug, rules_version=info.rules_version)
+    except Problem as err:
+        # the service sealed this token itself: only a key dropped since (or a rules
+        # version no longer run) can make it unreadable; the client has no token to resend
+        raise Problem(
+            "session_unreadable",
+            f"Session {session_id!r} was saved under a key or rules version this service no "
+            "longer has (keys were rotated, or the service was upgraded), so it cannot be "
+            f"continued. Start a new one with POST /v1/{api.slug}/sessions.",
+            reason=err.code,
+        ) from None
     return Loaded(api, session, env, now_ms)
 
 
 def _deadline(api: GameApi, env: Envelope) -> int | None:
-    return api.hooks.deadline(env.state) if api.hooks else None
+    return api.clock.deadline(env.state) if api.clock else None
 
 
 def _message(loaded: Loaded, env: Envelope, events: list[Event]) -> dict[str, Any]:
@@ -106,20 +116,30 @@ def _message(loaded: Loaded, env: Envelope, events: list[Event]) -> dict[str, An
         "version": env.version,
         "to_act": api.game.to_act(env.state),
         "finished": api.game.outcome(env.state).finished,
-        **(api.hooks.block(env.state, loaded.now_ms) if api.hooks else {}),
+        **(api.clock.block(env.state, loaded.now_ms) if api.clock else {}),
         "events": events_for(events, None),
     }
 
 
-def create(api: GameApi, body: Mapping[str, Any]) -> tuple[Loaded, list[Event]]:
-    """Deal a new game, play the bot seats due to act, and store the session."""
+def create(api: GameApi, body: Mapping[str, Any], operator: str = "") -> tuple[Loaded, list[Event]]:
+    """Deal a new game, play the bot seats due to act, and store the session (filed
+    under its ``operator``, when one created it).
+
+    A seed names a deal only within this deployment: it is mixed with the deployment's
+    secret in a domain of its own, so the same seed in stateless setup, or on another
+    deployment, deals other cards.
+    """
     st = store()
-    env = new_game(api, body["players"], body["options"], body.get("seed"), body.get("bots"))
+    seed = body.get("seed")
+    if seed is not None:
+        seed = sealer().hosted_seed(seed)
+    env = new_game(api, body["players"], body["options"], seed, body.get("bots"))
     events = with_actor([{"type": "game_started", "players": env.state["players"]}], None)
     env, more = play_bots(api, env)
     events += more
     token = sealer().seal(env)
-    public = api.hooks.public(env.state) if api.hooks else {}
+    public = api.clock.stored(env.state) if api.clock else {}
+    finished = api.game.outcome(env.state).finished
     st.create(
         env.game_id,
         slug=api.slug,
@@ -128,7 +148,9 @@ def create(api: GameApi, body: Mapping[str, Any]) -> tuple[Loaded, list[Event]]:
         players=int(env.state["players"]),
         deadline_ms=_deadline(api, env),
         public=public,
-        ttl=_ended_ttl() if api.game.outcome(env.state).finished else None,
+        ttl=_ended_ttl() if finished else None,
+        finished=finished,
+        operator=operator,
     )
     return load(api, env.game_id), events
 
@@ -155,11 +177,12 @@ def commit(
         version=env.version,
         token=token or sealer().seal(env),
         deadline_ms=_deadline(api, env),
-        public=api.hooks.public(env.state) if api.hooks else {},
+        public=api.clock.stored(env.state) if api.clock else {},
         message=_message(loaded, env, events),
         ttl=_ended_ttl() if finished else None,
         system=system,
         idem=idem,
+        finished=finished,
     )
 
 
@@ -167,13 +190,14 @@ def expire_if_due(loaded: Loaded) -> bool:
     """Apply the game's deadline transition once it has passed (any instance may; the
     compare-and-set makes it happen once). True when the deadline has passed."""
     api, current = loaded.api, loaded
-    if api.hooks is None:
+    clock = api.clock
+    if clock is None:
         return False
     for _ in range(5):
-        deadline = api.hooks.deadline(current.env.state)
+        deadline = clock.deadline(current.env.state)
         if deadline is None or current.now_ms < deadline:
             return False
-        state, events = api.hooks.expire(current.env.state)
+        state, events = clock.expire(current.env.state)
         env = replace(current.env, state=state, version=current.env.version + 1)
         result = commit(current, env, with_actor(events, None), system=True)
         if result.status in ("applied", "missing"):
@@ -184,7 +208,7 @@ def expire_if_due(loaded: Loaded) -> bool:
 
 def fresh(loaded: Loaded) -> Loaded:
     """``loaded``, or the session reloaded if its deadline transition was just applied."""
-    if loaded.api.hooks is not None and expire_if_due(loaded):
+    if loaded.api.clock is not None and expire_if_due(loaded):
         reloaded = load(loaded.api, loaded.id)
         if reloaded.session.version != loaded.session.version:
             return reloaded
@@ -193,7 +217,8 @@ def fresh(loaded: Loaded) -> Loaded:
 
 def timer_expired(loaded: Loaded) -> Problem:
     state = loaded.env.state
-    deadline = loaded.api.hooks.deadline(state) if loaded.api.hooks else None
+    clock = loaded.api.clock
+    deadline = clock.ends_at(state) if clock else None
     deadline = deadline if deadline is not None else loaded.session.deadline_ms
     return Problem(
         "timer_expired",
@@ -225,7 +250,7 @@ def session_block(loaded: Loaded, env: Envelope, seat: int | None) -> dict[str, 
         "version": env.version,
         "to_act": api.game.to_act(env.state),
         "outcome": api.game.outcome(env.state).to_json(),
-        **(api.hooks.block(env.state, loaded.now_ms) if api.hooks else {}),
+        **(api.clock.block(env.state, loaded.now_ms) if api.clock else {}),
         "view": api.game.view(env.state, seat),
     }
 
@@ -245,18 +270,20 @@ def play(
     session_id: str,
     seat: int,
     version: int,
-    move: Move | None,
+    request: Any,
+    compute: Callable[[Loaded], tuple[Envelope, Move, list[Event]]],
     *,
     credential: str,
     idempotency_key: str | None,
-    bot: str | None = None,
 ) -> tuple[dict[str, Any], bool]:
-    """Apply one move (``bot`` chooses it when ``move`` is None); returns (body, replayed?)."""
+    """Apply one move (``compute`` makes it on the loaded session: the new envelope, the
+    move as shown and its events); returns (body, replayed?). ``request`` is what an
+    Idempotency-Key's replay must match."""
     st = store()
     loaded = load(api, session_id)
     authorize(loaded.env, seat, credential)  # always first: nothing is looked up before
     who = fingerprint(credential)
-    print_ = request_print({"seat": seat, "version": version, "move": move, "bot": bot})
+    print_ = request_print(request)
 
     def stored() -> dict[str, Any] | None:
         if not idempotency_key:
@@ -274,23 +301,14 @@ def play(
         if replay is not None:
             return replay, True
         raise stale(loaded, version, loaded.session.version)
-    env = loaded.env
-    if api.hooks:
-        env = replace(env, state=api.hooks.prepare(env.state, loaded.now_ms))
-    if move is None:
-        env, chosen, events = play_bot(api, env, seat, bot or "random")
-        move = chosen
-    else:
-        parsed = api.game.parse_move(api.hooks.stamp(move, loaded.now_ms) if api.hooks else move)
-        env, events = apply_move(api, env, seat, parsed)
-    shown = {k: v for k, v in move.items() if k != "at"}
+    env, move, events = compute(loaded)
     env, more = play_bots(api, env)
-    events += more
+    events = events + more
     token = sealer().seal(env)
     body = {
         **session_block(loaded, env, seat),
         "seat": seat,
-        "move": shown,
+        "move": move,
         "events": events_for(events, seat),
     }
     idem = (
@@ -310,3 +328,27 @@ def play(
         expire_if_due(load(api, session_id))
         raise timer_expired(load(api, session_id))
     raise stale(loaded, version, result.version)
+
+
+def host_change(
+    api: GameApi,
+    session_id: str,
+    credential: str,
+    compute: Callable[[Loaded], tuple[Envelope, list[Event]]],
+) -> dict[str, Any]:
+    """A host's own command (starting a clock): applied on the current version."""
+    loaded = load(api, session_id)
+    sealer().check_host(loaded.env.game_id, credential)
+    if expire_if_due(loaded):
+        raise timer_expired(load(api, session_id))
+    env, events = compute(loaded)
+    result = commit(loaded, env, events)
+    if result.status == "missing":
+        raise Problem("session_not_found", f"Session {session_id!r} has expired.")
+    if result.status != "applied":
+        raise stale(loaded, loaded.session.version, result.version)
+    return {
+        **session_block(loaded, env, None),
+        "seat": None,
+        "events": events_for(events, None),
+    }

@@ -1,53 +1,129 @@
 """Sessions in Redis: the one place the service keeps anything.
 
-Per session, ``chemgames:{<id>}`` is a hash: the game's slug, the latest sealed
-token, the state version, the player count, the deadline of a game with a clock (ms
-since the Unix epoch by the Redis server's clock, the only clock every instance
-shares; empty for games without one) and the game's public facts (JSON, e.g.
-Polymer's open loans and loan calls). ``chemgames:{<id>}:events`` is the pub/sub
-channel of public events and ``chemgames:{<id>}:idem:<seat>:<credential>:<key>``
-remembers answered Idempotency-Keys, each filed under the credential that sent it.
-The braces are a Redis Cluster hash tag: one session's keys live on one node.
+Per session, ``<prefix>{<id>}`` is a hash (the prefix is ``REDIS_KEY_PREFIX``,
+``chemgames:`` by default): the game's slug, the latest sealed token, the state
+version, the player count, the deadline of a game with a clock (ms since the Unix epoch
+by the Redis server's clock, the only clock every instance shares; empty for games
+without one) and the game's public facts (JSON, e.g. Polymer's open loans and loan
+calls). Its fields ``idem:<seat>:<credential>:<key>`` remember answered
+Idempotency-Keys, each filed under the credential that sent it and compressed, so an
+answer lives exactly as long as its session. ``<prefix>{<id>}:events`` is the channel
+of public events. The braces are a Redis Cluster hash tag:
+one session's keys, and its channel, live in one slot, so every command and script of
+a session goes to one node, and its clock is that node's (``TIME`` inside the scripts).
 
 A move commits with one Lua script, atomically: it applies only if the version is
 still the one the move was computed on and, unless it is the service's own
 transition (time-up), only if the deadline has not passed by Redis's own clock;
-then it stores the new token, publishes the events and remembers the answer.
+then it stores the new token, publishes the events and remembers the answer. Events
+go out with sharded pub/sub (``SPUBLISH``) where the session's node has it (Redis 7),
+else with ``PUBLISH``; :meth:`SessionStore.load` says which, so a stream subscribes
+the same way (``service/streams.py``).
 
->>> SessionStore.key("ab12"), SessionStore.idem_key("ab12", 3, "f00d", "k-1")
-('chemgames:{ab12}', 'chemgames:{ab12}:idem:3:f00d:k-1')
+>>> s = SessionStore("redis://127.0.0.1:1/0")
+>>> s.key("ab12"), s.idem_field(3, "f00d", "k-1")
+('chemgames:{ab12}', 'idem:3:f00d:k-1')
+>>> SessionStore("redis://127.0.0.1:1/0", prefix="run-7:").channel("ab12")
+'run-7:{ab12}:events'
 """
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
-import redis
+from redis import ConnectionError, Redis
+from redis.exceptions import NoScriptError
+
+from ..redis_client import ERRORS, RedisBackend
 
 PREFIX = "chemgames:"
 
-_COMMIT = """
+# Redis 7 (REDIS_VERSION_NUM appeared with it) has sharded pub/sub: SPUBLISH delivers
+# to the channel's own shard only, where PUBLISH is broadcast to every cluster node.
+_SHARDED = "(redis.REDIS_VERSION_NUM or 0) >= 0x070000"
+
+FIELDS = ("slug", "version", "token", "deadline_ms", "public", "players")
+"""The fields a request reads (not the stored answers beside them)."""
+
+_LOAD = f"""
+local t = redis.call('TIME')
+return {{redis.call('HMGET', KEYS[1], unpack(ARGV)), t[1], t[2], {_SHARDED} and 1 or 0}}
+"""
+
+_NOW = """
+local t = redis.call('TIME')
+return {t[1], t[2]}
+"""
+
+_CREATE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('HSET', KEYS[1], 'created_ms', now, unpack(ARGV, 3))
+if ARGV[2] == '1' then redis.call('HSET', KEYS[1], 'finished_ms', now) end
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[1]))
+return now
+"""
+
+# an operator's index of its sessions (newest first by creation time), kept no longer
+# than its newest session; entries of sessions that have expired are dropped on reading
+_INDEX = """
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+if redis.call('TTL', KEYS[1]) < tonumber(ARGV[3]) then
+  redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
+end
+return redis.call('ZCARD', KEYS[1])
+"""
+
+_LISTED = ("slug", "players", "created_ms", "finished_ms", "operator", "version")
+
+# an operator ends a session: gone at once, and its streams told
+_END = f"""
+local removed = redis.call('DEL', KEYS[1])
+if removed == 1 then
+  if {_SHARDED} then redis.call('SPUBLISH', KEYS[2], ARGV[1])
+  else redis.call('PUBLISH', KEYS[2], ARGV[1]) end
+end
+return removed
+"""
+
+# an answer to replay, written again so that WAIT (which counts writes) covers it
+_REPLAY = """
+local answer = redis.call('HGET', KEYS[1], ARGV[1])
+if answer then redis.call('HSET', KEYS[1], ARGV[1], answer) end
+return answer
+"""
+
+# KEYS: the session and its channel; ARGV[10], ARGV[8]: an answer's field and value
+_COMMIT = f"""
 local key = KEYS[1]
 local current = redis.call('HGET', key, 'version')
-if not current then return {-1, 0} end
-if tonumber(current) ~= tonumber(ARGV[1]) then return {0, tonumber(current)} end
+if not current then return {{-1, 0}} end
+if tonumber(current) ~= tonumber(ARGV[1]) then return {{0, tonumber(current)}} end
 if ARGV[2] == '0' then
   local deadline = redis.call('HGET', key, 'deadline_ms')
   if deadline and deadline ~= '' then
     local t = redis.call('TIME')
     local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-    if now >= tonumber(deadline) then return {2, tonumber(current)} end
+    if now >= tonumber(deadline) then return {{2, tonumber(current)}} end
   end
 end
 local new = tonumber(ARGV[9])
 redis.call('HSET', key, 'version', new, 'token', ARGV[3], 'deadline_ms', ARGV[4],
            'public', ARGV[5])
+if ARGV[11] == '1' and redis.call('HEXISTS', key, 'finished_ms') == 0 then
+  local t = redis.call('TIME')
+  redis.call('HSET', key, 'finished_ms', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+end
 redis.call('EXPIRE', key, tonumber(ARGV[6]))
-if ARGV[7] ~= '' then redis.call('PUBLISH', KEYS[2], ARGV[7]) end
-if KEYS[3] ~= '' then redis.call('SET', KEYS[3], ARGV[8], 'EX', tonumber(ARGV[6])) end
-return {1, new}
+if ARGV[7] ~= '' then
+  if {_SHARDED} then redis.call('SPUBLISH', KEYS[2], ARGV[7])
+  else redis.call('PUBLISH', KEYS[2], ARGV[7]) end
+end
+if ARGV[10] ~= '' then redis.call('HSET', key, ARGV[10], ARGV[8]) end
+return {{1, new}}
 """
 
 
@@ -60,6 +136,13 @@ class Session:
     deadline_ms: int | None
     public: dict[str, Any]
     players: int
+    sharded: bool = False  # its events go out with SPUBLISH (Redis 7), else PUBLISH
+
+
+class NotReplicated(ConnectionError):
+    """A commit that fewer replicas than ``REDIS_WAIT_REPLICAS`` confirmed in time: it may
+    be lost if the primary fails now, so it is not acknowledged (503; the client retries
+    with its Idempotency-Key and gets the stored answer, or applies the move once)."""
 
 
 @dataclass(frozen=True)
@@ -70,55 +153,97 @@ class Commit:
     version: int
 
 
+def pack(answer: dict[str, Any]) -> bytes:
+    """An answer as stored: compact JSON, compressed (a view is mostly repeated keys).
+
+    >>> unpack(pack({"body": {"view": {"seats": [{"seat": 0}] * 40}}}))["body"]["view"]["seats"][39]
+    {'seat': 0}
+    """
+    return zlib.compress(orjson.dumps(answer), 6)
+
+
+def unpack(raw: bytes) -> dict[str, Any]:
+    value: dict[str, Any] = orjson.loads(zlib.decompress(raw))
+    return value
+
+
+def _ms(seconds: Any, micros: Any) -> int:
+    return int(seconds) * 1000 + int(micros) // 1000
+
+
 class SessionStore:
-    def __init__(self, url: str, *, timeout: float = 1.0, ttl_seconds: int = 6 * 3600) -> None:
-        self.url = url
+    """Hosted sessions on any Redis the backend reaches (one server, cluster, Sentinel)."""
+
+    def __init__(
+        self,
+        url: str | RedisBackend,
+        *,
+        timeout: float = 1.0,
+        ttl_seconds: int = 6 * 3600,
+        prefix: str = PREFIX,
+        wait_replicas: int = 0,
+        wait_timeout_ms: int = 100,
+    ) -> None:
+        if "{" in prefix or "}" in prefix:
+            # the session id in braces is the Redis Cluster hash tag; a brace in the
+            # prefix would make the prefix the tag and put every session in one slot
+            raise ValueError(f"REDIS_KEY_PREFIX may not contain braces: {prefix!r}")
+        self.backend = url if isinstance(url, RedisBackend) else RedisBackend(url, timeout=timeout)
+        self.url = self.backend.target.url
         self.ttl = ttl_seconds
-        self.redis = redis.Redis.from_url(
-            url,
-            socket_timeout=timeout,
-            socket_connect_timeout=timeout,
-            health_check_interval=15,
-            decode_responses=False,
-        )
-        self._commit = self.redis.register_script(_COMMIT)
+        self.prefix = prefix
+        self.wait_replicas = wait_replicas
+        self.wait_timeout_ms = wait_timeout_ms
+        self._scripts: dict[str, Any] = {}
+
+    @property
+    def redis(self) -> Any:
+        """The command client (``redis.Redis`` or ``RedisCluster``), built on first use."""
+        return self.backend.client
+
+    def _script(self, source: str) -> Any:
+        found = self._scripts.get(source)
+        if found is None:
+            found = self._scripts[source] = self.redis.register_script(source)
+        return found
 
     # keys ---------------------------------------------------------------------------
-    @staticmethod
-    def key(session_id: str) -> str:
-        return f"{PREFIX}{{{session_id}}}"
+    def key(self, session_id: str) -> str:
+        return f"{self.prefix}{{{session_id}}}"
+
+    def channel(self, session_id: str) -> str:
+        return f"{self.prefix}{{{session_id}}}:events"
 
     @staticmethod
-    def channel(session_id: str) -> str:
-        return f"{PREFIX}{{{session_id}}}:events"
-
-    @staticmethod
-    def idem_key(session_id: str, seat: int, credential: str, key: str) -> str:
-        return f"{PREFIX}{{{session_id}}}:idem:{seat}:{credential}:{key}"
+    def idem_field(seat: int, credential: str, key: str) -> str:
+        return f"idem:{seat}:{credential}:{key}"
 
     # reads --------------------------------------------------------------------------
     def ping(self) -> tuple[bool, str]:
         try:
             self.redis.ping()
-        except redis.RedisError as err:
+        except ERRORS as err:
             return False, f"{type(err).__name__}: {err}"
         return True, "ok"
 
-    def now_ms(self) -> int:
-        """The shared clock: the Redis server's time."""
-        seconds, micros = self.redis.time()
-        return int(seconds) * 1000 + int(micros) // 1000
+    def now_ms(self, session_id: str | None = None) -> int:
+        """The shared clock: the Redis server's time, on the session's own node (a
+        cluster's nodes each have their own clock)."""
+        if session_id is None:
+            seconds, micros = self.redis.time()
+        else:
+            seconds, micros = self._script(_NOW)(keys=[self.key(session_id)])
+        return _ms(seconds, micros)
 
     def load(self, session_id: str) -> tuple[Session | None, int]:
-        """The session (None if absent) and the server clock, in one round trip."""
-        with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hgetall(self.key(session_id))
-            pipe.time()
-            raw, (seconds, micros) = pipe.execute()
-        now = int(seconds) * 1000 + int(micros) // 1000
-        if not raw:
+        """The session (None if absent) and its node's clock, in one round trip."""
+        values, seconds, micros, sharded = self._script(_LOAD)(
+            keys=[self.key(session_id)], args=list(FIELDS)
+        )
+        now = _ms(seconds, micros)
+        if values[0] is None:
             return None, now
-        get = {k.decode(): v.decode() for k, v in raw.items()}
+        get = {name: (v or b"").decode() for name, v in zip(FIELDS, values, strict=True)}
         return Session(
             id=session_id,
             slug=get["slug"],
@@ -127,13 +252,30 @@ class SessionStore:
             deadline_ms=int(get["deadline_ms"]) if get.get("deadline_ms") else None,
             public=orjson.loads(get.get("public") or "{}"),
             players=int(get["players"]),
+            sharded=bool(sharded),
         ), now
 
     def idempotent(
         self, session_id: str, seat: int, credential: str, key: str
     ) -> dict[str, Any] | None:
-        raw = self.redis.get(self.idem_key(session_id, seat, credential, key))
-        return None if raw is None else orjson.loads(raw)
+        """The stored answer to this key, if any.
+
+        With ``wait_replicas``, a replay is an acknowledgement too: the answer is only
+        returned once enough replicas have it (and so the move it answers; its TTL is
+        rewritten so WAIT, which counts this connection's writes, covers it).
+        """
+        field = self.idem_field(seat, credential, key)
+        if not self.wait_replicas:
+            raw = self.redis.hget(self.key(session_id), field)
+        else:
+            raw, replicas = self._with_wait(_REPLAY, [self.key(session_id)], [field])
+            if raw is not None:
+                self._replicated(replicas)
+        return None if raw is None else unpack(raw)
+
+    def stream_client(self, session_id: str) -> Redis:
+        """The client whose pool a stream of this session takes its pub/sub connection from."""
+        return self.backend.stream_client(self.channel(session_id))
 
     # writes -------------------------------------------------------------------------
     def create(
@@ -147,22 +289,84 @@ class SessionStore:
         deadline_ms: int | None,
         public: dict[str, Any],
         ttl: int | None = None,
-    ) -> None:
-        key = self.key(session_id)
-        with self.redis.pipeline() as pipe:
-            pipe.hset(
-                key,
-                mapping={
-                    "slug": slug,
-                    "version": version,
-                    "token": token,
-                    "deadline_ms": "" if deadline_ms is None else deadline_ms,
-                    "public": orjson.dumps(public),
-                    "players": players,
-                },
+        finished: bool = False,
+        operator: str = "",
+    ) -> int:
+        """Store a new session; its creation time (ms, the store's clock)."""
+        fields = {
+            "slug": slug,
+            "version": version,
+            "token": token,
+            "deadline_ms": "" if deadline_ms is None else deadline_ms,
+            "public": orjson.dumps(public),
+            "players": players,
+            "operator": operator,
+        }
+        flat = [item for pair in fields.items() for item in pair]
+        created: int = self._script(_CREATE)(
+            keys=[self.key(session_id)], args=[ttl or self.ttl, "1" if finished else "0", *flat]
+        )
+        if operator:
+            self._script(_INDEX)(
+                keys=[self.operator_index(operator)], args=[created, session_id, self.ttl]
             )
-            pipe.expire(key, ttl or self.ttl)
-            pipe.execute()
+        return int(created)
+
+    # operators ----------------------------------------------------------------------
+    def operator_index(self, operator: str) -> str:
+        return f"{self.prefix}{{op:{operator}}}:sessions"
+
+    def listing(self, session_id: str) -> dict[str, Any] | None:
+        """What an operator's list shows of a session (None once it has expired)."""
+        values = self.redis.hmget(self.key(session_id), *_LISTED)
+        if values[0] is None:
+            return None
+        return {
+            name: v.decode() if v is not None else None
+            for name, v in zip(_LISTED, values, strict=True)
+        }
+
+    def operator_sessions(
+        self, operator: str, *, before: float, limit: int
+    ) -> list[tuple[str, int, dict[str, Any]]]:
+        """An operator's live sessions, newest first, created before ``before`` (ms):
+        ``(id, created_ms, listing)``. Expired ones are dropped from the index."""
+        index = self.operator_index(operator)
+        out: list[tuple[str, int, dict[str, Any]]] = []
+        while len(out) < limit:
+            page = self.redis.zrevrangebyscore(
+                index, f"({before}", "-inf", start=0, num=limit - len(out), withscores=True
+            )
+            if not page:
+                break
+            gone = []
+            for raw, score in page:
+                session_id = raw.decode()
+                listed = self.listing(session_id)
+                if listed is None or listed.get("operator") != operator:
+                    gone.append(raw)
+                else:
+                    out.append((session_id, int(score), listed))
+                before = score
+            if gone:
+                self.redis.zrem(index, *gone)
+        return out
+
+    def live_count(self, operator: str) -> int:
+        """How many of an operator's sessions are still being played."""
+        live = 0
+        for _session_id, _created, listed in self.operator_sessions(
+            operator, before=float("inf"), limit=100_000
+        ):
+            live += listed.get("finished_ms") is None
+        return live
+
+    def end(self, session_id: str, message: dict[str, Any]) -> bool:
+        """Delete a session and tell its streams (an operator closing a lesson)."""
+        removed = self._script(_END)(
+            keys=[self.key(session_id), self.channel(session_id)], args=[orjson.dumps(message)]
+        )
+        return bool(removed)
 
     def commit(
         self,
@@ -177,6 +381,7 @@ class SessionStore:
         ttl: int | None = None,
         system: bool = False,
         idem: tuple[int, str, str, dict[str, Any]] | None = None,
+        finished: bool = False,
     ) -> Commit:
         """Store ``version`` if ``expected`` is still the version (and time is not up).
 
@@ -185,20 +390,55 @@ class SessionStore:
 
         ``idem`` is ``(seat, credential fingerprint, Idempotency-Key, answer)``.
         """
-        idem_key = self.idem_key(session_id, idem[0], idem[1], idem[2]) if idem else ""
-        status, version = self._commit(
-            keys=[self.key(session_id), self.channel(session_id), idem_key],
-            args=[
-                expected,
-                "1" if system else "0",
-                token,
-                "" if deadline_ms is None else deadline_ms,
-                orjson.dumps(public),
-                ttl or self.ttl,
-                orjson.dumps(message) if message else "",
-                orjson.dumps(idem[3]) if idem else "",
-                version,
-            ],
-        )
+        keys = [self.key(session_id), self.channel(session_id)]
+        args = [
+            expected,
+            "1" if system else "0",
+            token,
+            "" if deadline_ms is None else deadline_ms,
+            orjson.dumps(public),
+            ttl or self.ttl,
+            orjson.dumps(message) if message else "",
+            pack(idem[3]) if idem else "",
+            version,
+            self.idem_field(idem[0], idem[1], idem[2]) if idem else "",
+            "1" if finished else "0",
+        ]
+        if self.wait_replicas:
+            status, version = self._commit_and_wait(keys, args)
+        else:
+            status, version = self._script(_COMMIT)(keys=keys, args=args)
         name = {1: "applied", 0: "stale", 2: "expired", -1: "missing"}[int(status)]
         return Commit(name, int(version))
+
+    def _commit_and_wait(self, keys: list[str], args: list[Any]) -> tuple[int, int]:
+        """The commit, then ``WAIT`` on the same connection (WAIT counts the replicas that
+        have this connection's writes), in one round trip to the session's primary."""
+        (status, version), replicas = self._with_wait(_COMMIT, keys, args)
+        if int(status) == 1:
+            self._replicated(replicas)
+        return int(status), int(version)
+
+    def _with_wait(self, source: str, keys: list[str], args: list[Any]) -> tuple[Any, int]:
+        node = self.backend.node_for(keys[0])
+        try:
+            return self._evalsha_wait(node, source, keys, args)
+        except NoScriptError:  # a primary that has not seen the script yet
+            node.script_load(source)
+            return self._evalsha_wait(node, source, keys, args)
+
+    def _evalsha_wait(
+        self, node: Redis, source: str, keys: list[str], args: list[Any]
+    ) -> tuple[Any, int]:
+        with node.pipeline(transaction=False) as pipe:
+            pipe.evalsha(self._script(source).sha, len(keys), *keys, *args)
+            pipe.wait(self.wait_replicas, self.wait_timeout_ms)
+            result, replicas = pipe.execute()
+        return result, int(replicas)
+
+    def _replicated(self, replicas: int) -> None:
+        if replicas < self.wait_replicas:
+            raise NotReplicated(
+                f"{replicas} of {self.wait_replicas} replicas confirmed the write within "
+                f"{self.wait_timeout_ms} ms"
+            )

@@ -1,0 +1,72 @@
+"""The games the service hosts: every registered rules game, as it is served.
+
+Nothing here is written per game: a game's schemas, its endpoints in both play
+modes and its examples all come from its rules package (``GameRules``: the declared
+wire shapes, a real-time game's clock, its own extra operations).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from rules.core import Clock, Game, GameInfo
+from rules.registry import GAMES
+
+from .schemas.contract import GameDocs, game_docs
+from .schemas.derive import pascal
+
+
+@dataclass(frozen=True)
+class GameApi:
+    """A registered game as the service serves it."""
+
+    game: Game
+
+    @property
+    def info(self) -> GameInfo:
+        return self.game.info
+
+    @property
+    def slug(self) -> str:
+        return self.game.info.slug
+
+    @property
+    def name(self) -> str:
+        """The game's name in the contract (``ElementDraft``)."""
+        return pascal(self.slug)
+
+    @property
+    def clock(self) -> Clock | None:
+        return self.game.clock
+
+    @property
+    def stateless(self) -> bool:
+        """Whether the game is also played statelessly (not a game with a clock: its
+        time must be the server's)."""
+        return self.game.clock is None
+
+    @property
+    def bots_allowed(self) -> bool:
+        """Whether the service may play seats of this game (not in a real-time game)."""
+        return self.stateless
+
+    @property
+    def move_space(self) -> str | None:
+        return self.game.wire.move_space
+
+    @property
+    def example(self) -> dict[str, Any]:
+        """A small setup request that plays reproducibly (the contract's examples):
+        the game's own, else its smallest table dealt from seed 1."""
+        return dict(self.game.wire.example) or {"players": self.info.min_players, "seed": 1}
+
+    @cached_property
+    def docs(self) -> GameDocs:
+        return game_docs(self.game)
+
+
+def game_apis() -> dict[str, GameApi]:
+    """Every game, by slug, in the catalogue's order."""
+    return {slug: GameApi(game) for slug, game in GAMES.items()}

@@ -1,0 +1,398 @@
+"""How the service reaches Redis: one server, a Redis Cluster, or a Sentinel-watched primary.
+
+Everything that talks to Redis gets its client here (:class:`RedisBackend`), so sessions,
+idempotency answers, event streams and whatever comes later share one connection layer.
+``REDIS_URL``'s scheme says which kind:
+
+* ``redis://host:6379/0``, ``rediss://...``, ``unix:///path/redis.sock?db=0``: one server
+  (redis-py's own URL forms);
+* ``redis+cluster://host:7000,host:7001`` (``rediss+cluster://`` with TLS): a Redis
+  Cluster; the listed nodes are where discovery starts (one is enough, more survive one
+  being down); database 0 only;
+* ``redis+sentinel://host:26379,host:26380,host:26381/mymaster/0`` (``rediss+sentinel://``
+  with TLS to the data nodes): the primary that the Sentinels call ``mymaster``, and
+  database 0; ``?sentinel_password=...`` when the Sentinels want one.
+
+User and password in the URL (``redis+cluster://:secret@host:7000``) are the data nodes'.
+
+Connections come from pools that **wait** (up to ``pool_timeout`` seconds) for a free
+connection instead of failing at once, sized to a worker's concurrency: only a Redis that
+cannot be reached answers ``503 redis_unavailable``. A cluster has such a pool per node.
+
+>>> parse_url("redis+cluster://:pw@10.0.0.1:7000,[::1]:7001").nodes
+(('10.0.0.1', 7000), ('::1', 7001))
+>>> t = parse_url("redis+sentinel://s1:26379,s2/mymaster/2?sentinel_password=x")
+>>> t.kind, t.service, t.db, t.nodes, t.sentinel_password
+('sentinel', 'mymaster', 2, (('s1', 26379), ('s2', 26379)), 'x')
+>>> parse_url("redis://127.0.0.1:6379/14").kind
+'single'
+>>> glob_escape("a*b?[c]")
+'a\\\\*b\\\\?\\\\[c\\\\]'
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+from urllib.parse import parse_qs, unquote, urlsplit
+
+import redis
+from redis.backoff import ExponentialWithJitterBackoff, NoBackoff
+from redis.cluster import ClusterNode, RedisCluster
+from redis.exceptions import RedisClusterException
+from redis.retry import Retry
+from redis.sentinel import Sentinel, SentinelConnectionPool
+
+Client: TypeAlias = "redis.Redis | RedisCluster"
+
+# Every failure of the Redis layer: redis-py's errors, and the cluster client's own
+# (raised, for one, when no node of the cluster can be reached at all).
+ERRORS: tuple[type[Exception], ...] = (redis.RedisError, RedisClusterException)
+
+SCHEMES = {
+    "redis": "single",
+    "rediss": "single",
+    "unix": "single",
+    "redis+cluster": "cluster",
+    "rediss+cluster": "cluster",
+    "redis+sentinel": "sentinel",
+    "rediss+sentinel": "sentinel",
+}
+DEFAULT_PORTS = {"cluster": 6379, "sentinel": 26379}
+
+
+class BadRedisUrl(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a ``REDIS_URL`` names (see the module's documentation)."""
+
+    kind: str  # "single" | "cluster" | "sentinel"
+    url: str
+    nodes: tuple[tuple[str, int], ...] = ()
+    service: str | None = None
+    db: int = 0
+    username: str | None = None
+    password: str | None = None
+    tls: bool = False
+    sentinel_password: str | None = None
+
+
+def _host_port(part: str, default: int) -> tuple[str, int]:
+    if part.startswith("["):  # [v6]:port
+        host, _, rest = part[1:].partition("]")
+        port = rest[1:] if rest.startswith(":") else ""
+    else:
+        host, _, port = part.rpartition(":") if ":" in part else (part, "", "")
+    if not host:
+        raise BadRedisUrl(f"missing host in {part!r}")
+    try:
+        return host, int(port) if port else default
+    except ValueError:
+        raise BadRedisUrl(f"bad port in {part!r}") from None
+
+
+def parse_url(url: str) -> Target:
+    scheme = url.partition("://")[0].lower() if "://" in url else ""
+    kind = SCHEMES.get(scheme)
+    if kind is None:
+        raise BadRedisUrl(
+            f"REDIS_URL {url.split('@')[-1]!r}: the scheme must be one of "
+            f"{', '.join(s + '://' for s in SCHEMES)}"
+        )
+    if kind == "single":
+        return Target(kind, url)
+    split = urlsplit(url)
+    userinfo, _, hosts = split.netloc.rpartition("@")
+    username, _, password = userinfo.partition(":")
+    nodes = tuple(_host_port(h, DEFAULT_PORTS[kind]) for h in hosts.split(",") if h)
+    if not nodes:
+        raise BadRedisUrl(f"REDIS_URL names no {kind} node")
+    path = [unquote(p) for p in split.path.split("/") if p]
+    query = parse_qs(split.query)
+    service, db = None, 0
+    try:
+        if kind == "sentinel":
+            if not path:
+                raise BadRedisUrl("a redis+sentinel:// URL names the primary: .../<name>[/db]")
+            service, db = path[0], int(path[1]) if len(path) > 1 else 0
+        elif path:
+            db = int(path[0])
+    except ValueError:
+        raise BadRedisUrl(f"bad database number in {split.path!r}") from None
+    if kind == "cluster" and db != 0:
+        raise BadRedisUrl("a Redis Cluster has database 0 only")
+    return Target(
+        kind,
+        url,
+        nodes=nodes,
+        service=service,
+        db=db,
+        username=unquote(username) or None,
+        password=unquote(password) or None,
+        tls=scheme.startswith("rediss"),
+        sentinel_password=query["sentinel_password"][0] if "sentinel_password" in query else None,
+    )
+
+
+class BlockingSentinelPool(SentinelConnectionPool, redis.BlockingConnectionPool):
+    """Sentinel's pool (it finds the current primary) that waits for a free connection."""
+
+
+def _retry() -> Retry:
+    # A dropped idle connection (a restarted server, a failover) deserves one quick
+    # retry; a Redis that is really gone must answer 503 within about a second,
+    # not after redis-py 8's ten attempts.
+    return Retry(ExponentialWithJitterBackoff(base=0.01, cap=0.1), retries=2)
+
+
+# A stream's pub/sub connection is never reconnected behind its back: the updates
+# published meanwhile would be missed silently (service/streams.py).
+_NO_RETRY = Retry(NoBackoff(), retries=0)
+
+
+class RedisBackend:
+    """One deployment's Redis: the client for commands, pools for event streams.
+
+    The client is built on first use, so an instance starts (and serves stateless play)
+    while its Redis is still coming up; until it answers, hosted requests are 503.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        timeout: float = 1.0,
+        max_connections: int = 1000,
+        pool_timeout: float = 2.0,
+        stream_connections: int = 510,
+    ) -> None:
+        self.target = parse_url(url)
+        self.kind = self.target.kind
+        self.timeout = timeout
+        self.max_connections = max_connections
+        self.pool_timeout = pool_timeout
+        self.stream_connections = stream_connections
+        self._lock = threading.Lock()
+        self._client: Client | None = None
+        self._sentinel: Sentinel | None = None
+        self._stream_clients: dict[Any, redis.Redis] = {}
+
+    def _kwargs(self) -> dict[str, Any]:
+        t = self.target
+        kw: dict[str, Any] = {
+            "socket_timeout": self.timeout,
+            "socket_connect_timeout": self.timeout,
+            "health_check_interval": 15,
+        }
+        if t.username:
+            kw["username"] = t.username
+        if t.password:
+            kw["password"] = t.password
+        return kw
+
+    # the command client -------------------------------------------------------------
+    @property
+    def client(self) -> Client:
+        found = self._client
+        if found is None:
+            with self._lock:
+                found = self._client
+                if found is None:
+                    try:
+                        found = self._client = self._build()
+                    except RedisClusterException as err:
+                        raise _unreachable(err) from err
+        return found
+
+    def _build(self) -> Client:
+        t = self.target
+        if t.kind == "single":
+            pool = redis.BlockingConnectionPool.from_url(
+                t.url,
+                max_connections=self.max_connections,
+                timeout=self.pool_timeout,
+                retry=_retry(),
+                **self._kwargs(),
+            )
+            return redis.Redis(connection_pool=pool)
+        if t.kind == "cluster":
+            scheme = "rediss" if t.tls else "redis"
+            (host, port), rest = t.nodes[0], t.nodes[1:]
+            # through `url`, redis-py builds each node's pool from connection_pool_class
+            return _Cluster(
+                url=f"{scheme}://{_netloc(host, port)}",
+                startup_nodes=[ClusterNode(h, p) for h, p in rest],  # type: ignore[no-untyped-call]
+                connection_pool_class=redis.BlockingConnectionPool,
+                max_connections=self.max_connections,
+                timeout=self.pool_timeout,
+                retry=_retry(),
+                **self._kwargs(),
+            )
+        return self._primary(self.max_connections, _retry())
+
+    def _primary(self, max_connections: int, retry: Retry) -> redis.Redis:
+        t = self.target
+        if self._sentinel is None:
+            sentinel_kwargs: dict[str, Any] = {
+                "socket_timeout": self.timeout,
+                "socket_connect_timeout": self.timeout,
+                "retry": _retry(),
+            }
+            if t.sentinel_password:
+                sentinel_kwargs["password"] = t.sentinel_password
+            self._sentinel = Sentinel(list(t.nodes), sentinel_kwargs=sentinel_kwargs)  # type: ignore[no-untyped-call]
+        kw = self._kwargs()
+        if t.tls:
+            kw["ssl"] = True
+        client: redis.Redis = self._sentinel.master_for(  # type: ignore[no-untyped-call]
+            t.service,
+            connection_pool_class=BlockingSentinelPool,
+            max_connections=max_connections,
+            timeout=self.pool_timeout,
+            db=t.db,
+            retry=retry,
+            **kw,
+        )
+        return client
+
+    # event streams ------------------------------------------------------------------
+    def stream_client(self, channel: str) -> redis.Redis:
+        """A client for one event stream's pub/sub connection on ``channel``.
+
+        Each stream holds its connection while it is open, so streams take them from pools
+        of their own (``stream_connections`` per node), never from the pool moves use. On a
+        cluster the connection goes to the node that serves the channel's slot (the
+        session's node: sharded pub/sub delivers only there).
+        """
+        node: Any = None
+        client = self.client
+        if isinstance(client, RedisCluster):
+            found = client.get_node_from_key(channel)  # type: ignore[no-untyped-call]
+            node = (found.host, found.port)
+        existing = self._stream_clients.get(node)
+        if existing is not None:
+            return existing
+        with self._lock:
+            existing = self._stream_clients.get(node)
+            if existing is None:
+                existing = self._stream_clients[node] = self._build_stream_client(node)
+        return existing
+
+    def _build_stream_client(self, node: tuple[str, int] | None) -> redis.Redis:
+        t = self.target
+        if t.kind == "sentinel":
+            return self._primary(self.stream_connections, _NO_RETRY)
+        if t.kind == "single":
+            pool = redis.BlockingConnectionPool.from_url(
+                t.url,
+                max_connections=self.stream_connections,
+                timeout=self.pool_timeout,
+                retry=_NO_RETRY,
+                **self._kwargs(),
+            )
+        else:
+            assert node is not None
+            pool = redis.BlockingConnectionPool(  # type: ignore[no-untyped-call]
+                host=node[0],
+                port=node[1],
+                max_connections=self.stream_connections,
+                timeout=self.pool_timeout,
+                retry=_NO_RETRY,
+                **({"connection_class": redis.SSLConnection} if t.tls else {}),
+                **self._kwargs(),
+            )
+        return redis.Redis(connection_pool=pool)
+
+    def node_for(self, key: str) -> redis.Redis:
+        """A client of the primary that holds ``key`` (on a cluster: its slot's node)."""
+        client = self.client
+        if isinstance(client, RedisCluster):
+            node = client.get_node_from_key(key)  # type: ignore[no-untyped-call]
+            return client.get_redis_connection(node)
+        return client
+
+    # every primary ------------------------------------------------------------------
+    def primaries(self) -> list[redis.Redis]:
+        """A client per primary: the one server, the Sentinel's primary, or each shard's."""
+        client = self.client
+        if isinstance(client, RedisCluster):
+            primaries = client.get_primaries()  # type: ignore[no-untyped-call]
+            return [client.get_redis_connection(node) for node in primaries]
+        return [client]
+
+    def scan_prefix(self, prefix: str) -> Iterator[tuple[redis.Redis, list[bytes]]]:
+        """Batches of the keys that start with ``prefix``, on each primary."""
+        for node in self.primaries():
+            batch: list[bytes] = []
+            for key in node.scan_iter(match=glob_escape(prefix) + "*", count=500):
+                batch.append(key)
+                if len(batch) >= 500:
+                    yield node, batch
+                    batch = []
+            if batch:
+                yield node, batch
+
+    def delete_prefix(self, prefix: str) -> int:
+        """Delete every key that starts with ``prefix`` (SCAN + UNLINK on each primary).
+
+        Only those keys: a deployment or a test run that shares the server with others
+        deletes its own keys and nothing else (never FLUSHDB).
+        """
+        if not prefix:
+            raise ValueError("refusing to delete every key: the prefix is empty")
+        deleted = 0
+        for node, keys in self.scan_prefix(prefix):
+            # one UNLINK per slot on a cluster node (a command's keys share a slot)
+            by_slot: dict[int, list[bytes]] = {}
+            for key in keys:
+                by_slot.setdefault(_slot(key) if self.kind == "cluster" else 0, []).append(key)
+            for group in by_slot.values():
+                deleted += int(node.unlink(*group))
+        return deleted
+
+    def close(self) -> None:
+        with self._lock:
+            clients: list[Any] = [self._client, *self._stream_clients.values()]
+            self._client, self._stream_clients = None, {}
+        for client in clients:
+            if client is not None:
+                client.close()
+        if self._sentinel is not None:
+            self._sentinel.close()
+            self._sentinel = None
+
+
+class _Cluster(RedisCluster):
+    """redis-py's cluster client, whose own errors (no node reachable, a slot that no
+    node serves) are redis-py's ConnectionError like every other unreachable Redis: the
+    service answers them ``503 redis_unavailable``."""
+
+    def execute_command(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().execute_command(*args, **kwargs)  # type: ignore[no-untyped-call]
+        except RedisClusterException as err:
+            raise _unreachable(err) from err
+
+
+def _unreachable(err: Exception) -> redis.ConnectionError:
+    return redis.ConnectionError(f"Redis Cluster: {err}")
+
+
+def _netloc(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def _slot(key: bytes) -> int:
+    from redis.crc import key_slot
+
+    return int(key_slot(key))
+
+
+def glob_escape(text: str) -> str:
+    """``text`` as a literal in a SCAN MATCH pattern."""
+    return "".join("\\" + c if c in "*?[]\\" else c for c in text)

@@ -1,0 +1,135 @@
+"""Each game's part of the contract, derived from its declarations (``GameRules.wire``).
+
+:func:`game_docs` turns a game's declared shapes into named components (its options,
+moves, view, scores, events, deck card, resources, and a real-time game's clock
+members); :func:`answer` composes an operation's answer from them. Nothing here
+knows any game: everything comes from the declarations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rules.core import Game
+from rules.shapes import shape
+from rules.wire import Outcome
+
+from .derive import ACTOR, Components, pascal, ref
+
+BOOK = Components()
+"""Every component of the contract built from declarations, shared by all apps."""
+
+GAME_STARTED = BOOK.add(
+    "GameStartedEvent",
+    {
+        "type": "object",
+        "description": "The service dealt the game.",
+        "properties": {
+            "type": {"type": "string", "enum": ["game_started"]},
+            "players": {"type": "integer", "minimum": 1, "description": "Number of seats."},
+            "actor": ACTOR,
+        },
+        "required": ["actor", "players", "type"],
+        "additionalProperties": False,
+    },
+)
+OUTCOME = BOOK.schema(shape(Outcome), "")
+
+
+def integer(description: str, **more: Any) -> dict[str, Any]:
+    return {"type": "integer", "description": description, **more}
+
+
+def string(description: str, **more: Any) -> dict[str, Any]:
+    return {"type": "string", "description": description, **more}
+
+
+VERSION = integer("Moves applied so far (a hosted move names the version it was decided on).")
+TO_ACT = {
+    "type": "array",
+    "items": {"type": "integer", "minimum": 0},
+    "description": "Seats that may act now (empty once the game is over).",
+}
+
+
+@dataclass(frozen=True)
+class GameDocs:
+    """The references of one game's declared shapes in the contract."""
+
+    prefix: str
+    options: dict[str, Any]
+    move: dict[str, Any]
+    event: dict[str, Any]
+    view: dict[str, Any]
+    scores: dict[str, Any]
+    card: dict[str, Any]
+    resources: Mapping[str, dict[str, Any]]
+    clock: Mapping[str, Any]
+    """The clock's members (a real-time game), each as a property schema."""
+    extras: Mapping[str, tuple[None, dict[str, Any] | None]]
+    """Per extra operation: its answer (a reference), if any."""
+
+    def events(self, description: str) -> dict[str, Any]:
+        return {"type": "array", "items": self.event, "description": description}
+
+
+_DOCS: dict[str, GameDocs] = {}
+
+
+def game_docs(game: Game) -> GameDocs:
+    """The components of ``game`` (built once per process)."""
+    slug = game.info.slug
+    if slug not in _DOCS:
+        _DOCS[slug] = _build(game)
+    return _DOCS[slug]
+
+
+def _build(game: Game) -> GameDocs:
+    wire = game.wire
+    prefix = pascal(game.info.slug)
+    clock: dict[str, Any] = {}
+    if game.clock is not None:
+        node = shape(game.clock.public)
+        clock = {
+            m.name: BOOK.schema(m.node, prefix)
+            for m in node.members  # type: ignore[attr-defined]
+        }
+    # an extra's request is documented member by member (the operation adds the seat)
+    extras = {
+        extra.name: (None, BOOK.schema(shape(extra.answers), prefix) if extra.answers else None)
+        for extra in game.extras
+    }
+    return GameDocs(
+        prefix=prefix,
+        options=BOOK.schema(shape(wire.options), prefix),
+        move=BOOK.one_of([shape(m) for m in wire.moves], prefix),
+        event=BOOK.one_of(
+            [shape(e) for e in wire.events],
+            prefix,
+            extra={"actor": ACTOR},
+            also={"game_started": GAME_STARTED},
+        ),
+        view=BOOK.schema(shape(wire.view), prefix),
+        scores=BOOK.schema(shape(wire.scores), prefix),
+        card=BOOK.schema(shape(wire.card), prefix),
+        resources={name: BOOK.schema(shape(tp), prefix) for name, tp in wire.resources.items()},
+        clock=clock,
+        extras=extras,
+    )
+
+
+def answer(name: str, description: str, members: Mapping[str, dict[str, Any]]) -> dict[str, str]:
+    """Register an operation's answer (every member required) and refer to it."""
+    body: dict[str, Any] = {
+        "type": "object",
+        "description": description,
+        "properties": dict(members),
+        "required": sorted(members),
+        "additionalProperties": False,
+    }
+    return BOOK.add(name, body)
+
+
+__all__ = ["BOOK", "GameDocs", "answer", "game_docs", "integer", "ref", "string"]

@@ -1,0 +1,220 @@
+"""JSON Schema for the contract, derived from the rules' declarations (``rules.shapes``).
+
+Every ``TypedDict`` a game declares becomes one named component. Game shapes are
+named ``<Game><Declaration>`` (``ElementDraftView``, ``PolymerOfferMove``); the shapes
+every game shares (``rules.wire``) keep their own names (``Outcome``). Objects are
+closed (``additionalProperties: false``): an answer's members are exactly the
+declared ones, so a declaration that forgets a member fails the tests that check
+real answers.
+
+>>> from typing import Annotated, Literal, TypedDict
+>>> from rules.shapes import F, shape
+>>> class Draw(TypedDict):
+...     '''Take the top card.'''
+...     type: Literal["draw"]
+...     count: Annotated[int, F("How many.", minimum=1)]
+>>> book = Components()
+>>> book.schema(shape(Draw), "Tiny")
+{'$ref': '#/components/schemas/TinyDraw'}
+>>> book.schemas["TinyDraw"]["properties"]["count"]
+{'type': 'integer', 'description': 'How many.', 'minimum': 1}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from rules import shapes
+from rules.shapes import MISSING, Node
+
+SHARED_MODULE = "rules.wire"
+REF = "#/components/schemas/"
+ACTOR = {
+    "type": ["integer", "null"],
+    "description": "The seat whose move produced this event (a bot seat's too); null for "
+    "the service's own events (setup, time-up).",
+}
+
+
+def pascal(slug: str) -> str:
+    """``element-draft`` -> ``ElementDraft``."""
+    return "".join(part.title() for part in slug.replace("_", "-").split("-"))
+
+
+def ref(name: str) -> dict[str, str]:
+    return {"$ref": REF + name}
+
+
+class Components:
+    """Named schemas, built once each; a name given twice to different shapes is a bug."""
+
+    def __init__(self) -> None:
+        self.schemas: dict[str, dict[str, Any]] = {}
+        self._origins: dict[str, Any] = {}
+
+    # ------------------------------------------------------------------ naming -----
+    def name(self, node: shapes.Obj, prefix: str) -> str:
+        module = getattr(node.origin, "__module__", "")
+        return node.name if module == SHARED_MODULE else prefix + node.name
+
+    def add(self, name: str, schema: dict[str, Any], origin: Any = None) -> dict[str, str]:
+        """Register ``schema`` as ``name`` (the same twice is fine; another is a bug)."""
+        known = self.schemas.get(name)
+        if known is not None and known != schema:
+            raise ValueError(f"two different shapes are both named {name!r}")
+        self.schemas[name] = schema
+        if origin is not None:
+            self._origins.setdefault(name, origin)
+        return ref(name)
+
+    # ------------------------------------------------------------------ shapes -----
+    def schema(self, node: Node, prefix: str) -> dict[str, Any]:
+        """The schema of ``node``: a ``$ref`` for an object, inline otherwise."""
+        if isinstance(node, shapes.Obj):
+            return self.object(node, prefix)
+        if isinstance(node, shapes.Nullable):
+            return self._nullable(node, prefix)
+        out = self._inline(node, prefix)
+        return _with_facts(out, node.facts)
+
+    def object(
+        self,
+        node: shapes.Obj,
+        prefix: str,
+        *,
+        extra: Mapping[str, dict[str, Any]] | None = None,
+        name: str | None = None,
+    ) -> dict[str, Any]:
+        """A ``$ref`` to the component of ``node`` (``extra`` members required too)."""
+        name = name or self.name(node, prefix)
+        if name in self.schemas and self._origins.get(name) is node.origin and not extra:
+            member_facts = _member_facts(node)
+            return {**ref(name), **member_facts}
+        properties: dict[str, Any] = {}
+        required: list[str] = []
+        for member in node.members:
+            properties[member.name] = self.schema(member.node, prefix)
+            if member.required:
+                required.append(member.name)
+        for key, schema in (extra or {}).items():
+            properties[key] = schema
+            required.append(key)
+        body: dict[str, Any] = {"type": "object"}
+        if node.doc:
+            body["description"] = node.doc
+        body["properties"] = properties
+        if required:
+            body["required"] = sorted(required)
+        body["additionalProperties"] = False
+        self.add(name, body, node.origin)
+        return {**ref(name), **_member_facts(node)}
+
+    def _nullable(self, node: shapes.Nullable, prefix: str) -> dict[str, Any]:
+        inner = self.schema(node.inner, prefix)
+        if "$ref" in inner or "oneOf" in inner or "anyOf" in inner:
+            out: dict[str, Any] = {"anyOf": [inner, {"type": "null"}]}
+        else:
+            out = dict(inner)
+            kind: str | list[str] = out["type"]
+            out["type"] = [kind, "null"] if isinstance(kind, str) else [*kind, "null"]
+            if "enum" in out:
+                out["enum"] = [*out["enum"], None]
+        return _with_facts(out, node.facts)
+
+    def _inline(self, node: Node, prefix: str) -> dict[str, Any]:
+        if isinstance(node, shapes.Scalar):
+            return {"type": node.json}
+        if isinstance(node, shapes.Enum):
+            return {"type": _enum_type(node.values), "enum": list(node.values)}
+        if isinstance(node, shapes.Array):
+            return {"type": "array", "items": self.schema(node.item, prefix)}
+        if isinstance(node, shapes.Map):
+            return {"type": "object", "additionalProperties": self.schema(node.value, prefix)}
+        if isinstance(node, shapes.OneOf):
+            return self.one_of(node.options, prefix)
+        raise TypeError(f"no schema for {node!r}")
+
+    def one_of(
+        self,
+        options: Iterable[Node],
+        prefix: str,
+        *,
+        extra: Mapping[str, dict[str, Any]] | None = None,
+        also: Mapping[Any, dict[str, str]] | None = None,
+    ) -> dict[str, Any]:
+        """``oneOf`` the options; tagged objects get a ``type`` discriminator.
+
+        ``extra`` members are added to every tagged object (an event's ``actor``);
+        ``also`` adds further tagged components by reference (the service's own events).
+        """
+        options = list(options)
+        tagged = shapes.OneOf(options=tuple(options)).tagged
+        if not tagged:
+            return {"oneOf": [self.schema(o, prefix) for o in options]}
+        refs = {tag: self.object(obj, prefix, extra=extra) for tag, obj in tagged.items()}
+        refs = {tag: {"$ref": r["$ref"]} for tag, r in refs.items()}
+        refs.update(also or {})
+        order = sorted(refs, key=str)
+        return {
+            "oneOf": [refs[t] for t in order],
+            "discriminator": {
+                "propertyName": "type",
+                "mapping": {str(t): refs[t]["$ref"] for t in order},
+            },
+        }
+
+
+def _member_facts(node: shapes.Obj) -> dict[str, Any]:
+    """A member's own description where it refers to an object (not the object's doc)."""
+    text = node.facts.description
+    return {"description": text} if text and text != node.doc else {}
+
+
+def _enum_type(values: Iterable[Any]) -> str | list[str]:
+    kinds = []
+    for v in values:
+        kind = (
+            "boolean"
+            if isinstance(v, bool)
+            else "integer"
+            if isinstance(v, int)
+            else "number"
+            if isinstance(v, float)
+            else "string"
+        )
+        if kind not in kinds:
+            kinds.append(kind)
+    return kinds[0] if len(kinds) == 1 else kinds
+
+
+_KEYWORDS = (
+    ("description", "description"),
+    ("minimum", "minimum"),
+    ("maximum", "maximum"),
+    ("min_items", "minItems"),
+    ("max_items", "maxItems"),
+    ("min_length", "minLength"),
+    ("max_length", "maxLength"),
+    ("pattern", "pattern"),
+    ("min_properties", "minProperties"),
+    ("max_properties", "maxProperties"),
+    ("format", "format"),
+)
+
+
+def _with_facts(schema: dict[str, Any], facts: shapes.F) -> dict[str, Any]:
+    out = dict(schema)
+    for attr, keyword in _KEYWORDS:
+        value = getattr(facts, attr)
+        if value is not None and value != "":
+            out[keyword] = int(value) if isinstance(value, float) and value.is_integer() else value
+    if facts.unique:
+        out["uniqueItems"] = True
+    if facts.key_pattern:
+        out["propertyNames"] = {"pattern": facts.key_pattern}
+    if facts.default is not MISSING:
+        out["default"] = facts.default
+    if facts.example is not MISSING:
+        out["example"] = facts.example
+    return out
