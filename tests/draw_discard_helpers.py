@@ -14,7 +14,7 @@ from rules.chemistry.decks.compound import TableCards
 from rules.core import GameRules, RuleViolation
 from rules.zones import Layout
 
-from .test_conformance import events_name_only_visible_cards, views_hide_secrets
+from .test_conformance import events_name_only_visible_cards, moves_seen, views_hide_secrets
 
 State = dict[str, Any]
 Move = dict[str, Any]
@@ -117,13 +117,15 @@ class Moves:
             state, _ = self.play(state, seat, {"type": "draw", "source": "deck"})
         return state
 
-    def match_to_250(self, dealt: Callable[[State], None] = lambda state: None) -> State:
-        """Greedy bots play a 3-seat match to 250 (seed 5): the dealer rotates to the left
-        and the seat left of the new dealer starts (``dealt`` checks a game's own fresh
-        round), the match ends with the first round that takes a seat to 250 and the best
-        total wins; then every move is refused. The final state."""
+    def match_to_250(
+        self, dealt: Callable[[State], None] = lambda state: None, seed: int = 5
+    ) -> State:
+        """Greedy bots play a 3-seat match to 250 (of at least two rounds): the dealer
+        rotates to the left and the seat left of the new dealer starts (``dealt`` checks a
+        game's own fresh round), the match ends with the first round that takes a seat to
+        250 and the best total wins; then every move is refused. The final state."""
         game = self.game
-        state = game.setup(3, {}, 5)
+        state = game.setup(3, {}, seed)
         rounds = []
         while game.to_act(state):
             seat = game.to_act(state)[0]
@@ -191,9 +193,10 @@ def checked_moves(
         seat = game.to_act(state)[0]
         move, chosen = game.bot_move(state, seat, bots[moves % len(bots)])
         assert game.can(chosen, seat, game.parse_move(move))
-        after, events = game.apply(chosen, seat, move)
+        with moves_seen(int(state["players"])) as moved:
+            after, events = game.apply(chosen, seat, move)
         if moves % sample == 0:
-            events_name_only_visible_cards(game, chosen, after, events)
+            events_name_only_visible_cards(game, chosen, after, events, moved)
         moves += 1
         yield seat, move, chosen, after, events
         state = after

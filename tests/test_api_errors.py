@@ -14,7 +14,6 @@ from service import create_app
 from service.problems import PROBLEM_JSON
 
 from .conftest import KEY_A, KEY_B, auth, make_settings
-from .test_polymerization_service import WALKED as POLYMERIZATION_WALKED
 
 ED = "/v1/element-draft"
 
@@ -246,46 +245,6 @@ TRIGGERS: dict[str, tuple[int, Callable[[FlaskClient], Any]]] = {
     "already_selected": (422, t_already_selected),
     "game_over": (422, t_game_over),
 }
-# Codes that exist for other games or are internal consistency checks, walked elsewhere
-# (each game's own codes over HTTP in its tests/test_<game>_service.py).
-# Internal consistency codes: only a corrupted state could raise them over HTTP (the
-# token is authenticated), so they are tested on the rules directly.
-ELSEWHERE = {"state_invalid", "unknown_bot", "duplicate_card", *POLYMERIZATION_WALKED}
-# Compound Capture's codes, walked in tests/test_compound_capture_rules.py and _http.py.
-ELSEWHERE |= {
-    "not_your_turn",
-    "draw_first",
-    "already_drawn",
-    "two_from_discard",
-    "empty_deck",
-    "not_face_up",
-    "all_wild",
-    "wrong_elements",
-    "must_capture",
-    "bad_compounds",
-    "round_over",
-    "round_in_progress",
-    "match_over",
-}
-# Walked over HTTP by a game's own tests (tests/test_<game>_http.py), one line per game.
-ELSEWHERE |= {"not_your_turn", "play_in_order", "hand_not_empty"}  # chemistry-battle
-# Answered by gunicorn or nginx, or past the stream bound: test_gunicorn, test_nginx,
-# test_streams (a real server or the proxy config; the app alone cannot raise them).
-ELSEWHERE |= {"bad_http_request", "uri_too_long", "headers_too_large", "too_many_streams"}
-ELSEWHERE |= {"upstream_unavailable", "upstream_timeout"}
-# Chemistry Canasta's own codes, walked in tests/test_chemistry_canasta_http.py.
-ELSEWHERE |= {
-    "capture_after_run",
-    "short_run",
-    "run_too_long",
-    "all_wild_run",
-    "not_consecutive",
-    "off_the_table",
-    "no_such_run",
-    "not_your_run",
-    "no_extending",
-    "no_wild_there",
-}
 
 
 @pytest.mark.parametrize("code", sorted(TRIGGERS))
@@ -389,3 +348,38 @@ def test_a_boolean_option_takes_only_true_or_false(client: FlaskClient, value: o
         f"{ED}/setup", json={"players": 2, "options": {"bismuth_radioactive": value}}
     )
     assert resp.status_code == 422 and resp.get_json()["code"] == "bad_option"
+
+
+def test_the_bearer_header_is_read_leniently_but_an_overlong_one_is_not_a_credential(
+    client: FlaskClient,
+) -> None:
+    """Spaces around the token are not part of it; a header too long to be any token is
+    a missing credential (401), never a wrong one (403)."""
+    setup = _setup(client)
+    token = setup["seats"][0]["seat_token"]
+    body = {"token": setup["token"], "seat": 0}
+    for header in (f"Bearer  {token}", f"bearer {token}", f"  Bearer {token}  "):
+        resp = client.post(f"{ED}/view", json=body, headers={"Authorization": header})
+        assert resp.status_code == 200, (header, resp.get_json())
+    for header in (f"Bearer {'x' * 500}", "Bearer", "Basic abc", f"Token {token}"):
+        resp = client.post(f"{ED}/view", json=body, headers={"Authorization": header})
+        assert resp.status_code == 401, (header, resp.get_json())
+        assert resp.get_json()["code"] == "credentials_missing"
+        assert resp.headers["WWW-Authenticate"].startswith("Bearer")
+
+
+def test_a_session_sealed_under_a_dropped_key_says_what_happened(redis_url: str) -> None:
+    """A hosted client never holds a token to resend: a session the service can no
+    longer open (its key was rotated out) is a session problem, with what to do."""
+    from service import create_app
+
+    from .conftest import KEY_B, checked, make_settings
+
+    before = checked(create_app(make_settings(KEY_A, redis_url=redis_url))).test_client()
+    made = before.post("/v1/element-draft/sessions", json={"players": 2}).get_json()
+    after = checked(create_app(make_settings(KEY_B, redis_url=redis_url))).test_client()
+    resp = after.get(f"/v1/element-draft/sessions/{made['session_id']}")
+    assert resp.status_code == 410, resp.get_json()
+    problem = resp.get_json()
+    assert problem["code"] == "session_unreadable" and "Start a new one" in problem["detail"]
+    assert "token" not in problem["detail"].lower()

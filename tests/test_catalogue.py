@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
+from rules.registry import GAMES
+from service.schemas.derive import pascal
+
 
 def test_games_are_listed_with_their_links(client: FlaskClient) -> None:
     games = {g["slug"]: g for g in client.get("/v1/games").get_json()["games"]}
@@ -20,7 +23,14 @@ def test_games_are_listed_with_their_links(client: FlaskClient) -> None:
 def test_game_detail_serves_the_rules_documents(client: FlaskClient) -> None:
     ed = client.get("/v1/games/element-draft").get_json()
     assert ed["rules_document"].startswith("# Chemistry Card Game")
-    assert "Deck Size" in ed["seed_text"]
+    assert "seed_text" not in ed  # no copy of the original rules: their source instead
+    assert ed["source"] == {
+        "title": "Chemistry Card Game",
+        "publisher": None,
+        "origin": ed["source"]["origin"],
+        "interpretation": "docs/rules/element-draft.md",
+    }
+    assert "Chemistry Chard Game" in ed["source"]["origin"]
     assert ed["player_counts"]["2"] == {"deck_size": 36, "hand_size": 15}
     assert len(ed["deck"]) == 103 and ed["deck"][25]["symbol"] == "Fe"
     assert "not_in_hand" in ed["codes"] and "game_over" in ed["codes"]
@@ -29,3 +39,33 @@ def test_game_detail_serves_the_rules_documents(client: FlaskClient) -> None:
     assert po["player_counts"]["15"] == {"hand_size": 6}
     assert len(po["deck"]) == 104
     assert {o["name"] for o in po["options"]} == {"timer_seconds", "deal"}
+
+
+def test_every_game_cites_its_source_and_no_copy_of_it_is_served(client: FlaskClient) -> None:
+    from pathlib import Path
+
+    from rules.registry import GAMES
+
+    root = Path(__file__).resolve().parent.parent
+    assert not (root / "docs" / "seeds").exists()
+    for slug, game in GAMES.items():
+        detail = client.get(f"/v1/games/{slug}").get_json()
+        source = detail["source"]
+        assert source == game.info.source.to_json(slug)
+        assert source["title"] in (None, game.info.title) and source["origin"]
+        document = (root / source["interpretation"]).read_text(encoding="utf-8")
+        assert document == detail["rules_document"]
+        # the rules document names its source and never the working copy's file name
+        assert "## Source" in document and game.info.seed_file not in document
+
+
+def test_every_documented_option_default_is_the_rules_default() -> None:
+    """The contract documents the same default the rules use (both come from one
+    declaration; a mismatch would promise another game than the one played)."""
+    from service.openapi_export import generate
+
+    schemas = generate()["components"]["schemas"]
+    for slug, game in GAMES.items():
+        options = schemas[f"{pascal(slug)}Options"]["properties"]
+        for option in game.info.options:
+            assert options[option.name]["default"] == option.default, (slug, option.name)

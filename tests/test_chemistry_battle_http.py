@@ -78,8 +78,10 @@ def test_a_whole_game_to_the_count(table: Any, spec: Any) -> None:
     for seat, z in ((0, 30), (1, 2), (0, 1), (1, 40), (1, 3), (0, 31)):
         t.move(seat, {"type": "play", "card": z})
     view = t.view(1)["view"]
-    assert view["seats"][0]["playing_from"] == "collected"
-    assert [c["z"] for c in view["seats"][0]["collected"]["cards"]] == [30, 2, 3, 31]
+    assert view["seats"][0]["playing_from"] == "collected" and view["collected"] == "face_down"
+    # the seed: "The cards are placed face down": counted, not shown, to the owner as well
+    for seat in (None, 0, 1):
+        assert t.view(seat)["view"]["seats"][0]["collected"] == {"count": 4, "cards": None}
     assert view["seats"][0]["kitty_count"] == 2
     assert not named_cards(view) & {50, 51}  # the captured kitty stays face down
     problem(t.move(0, {"type": "play", "card": 30}, expect=422), "play_in_order")
@@ -98,6 +100,8 @@ def test_a_whole_game_to_the_count(table: Any, spec: Any) -> None:
     over = body["events"][-1]
     assert over["type"] == "game_over" and over["reason"] == "seat_out"
     assert over["counts"] == [8, 0] and over["winners"] == [0]
+    shown = t.view()["view"]["seats"][0]["collected"]  # turned up at the end
+    assert shown["count"] == len(shown["cards"]) == 8
     assert body["outcome"] == {
         "finished": True,
         "winners": [0],
@@ -116,6 +120,17 @@ def test_a_whole_game_to_the_count(table: Any, spec: Any) -> None:
         "total": 8,
     }
     assert t.move(0, {"type": "play_next"}, expect=422)["code"] == "game_over"
+
+
+def test_collected_face_up_shows_every_collection_in_order(table: Any, spec: Any) -> None:
+    t = table(SLUG, players=2, seed=1, options={**PILE_DEAL, "collected": "face_up"})
+    for seat, z in ((0, 30), (1, 2), (0, 1), (1, 40), (1, 3), (0, 31)):
+        t.move(seat, {"type": "play", "card": z})
+    for seat in (None, 0, 1):
+        view = t.view(seat)
+        documented(spec, "view", view)
+        assert view["view"]["collected"] == "face_up"
+        assert [c["z"] for c in view["view"]["seats"][0]["collected"]["cards"]] == [30, 2, 3, 31]
 
 
 def test_bots_play_every_seat_of_a_six_seat_game(table: Any, spec: Any) -> None:
@@ -159,7 +174,8 @@ def test_the_catalogue_describes_the_game(table: Any) -> None:
     assert SLUG in games
     detail = t.client.get(f"/v1/games/{SLUG}").get_json()
     assert detail["rules_document"].startswith("# Chemistry Battle")
-    assert "Chemistry Battle Ages 6 and up" in detail["seed_text"]
+    assert detail["source"]["title"] == "Chemistry Battle"
+    assert "Back to blog" in detail["source"]["origin"] and "seed_text" not in detail
     assert detail["player_counts"]["3"] == {"hand_size": 18, "kitty": 0}
     assert detail["player_counts"]["5"] == {"hand_size": 10, "kitty": 4}
     assert len(detail["deck"]) == 54 and detail["deck"][25]["symbol"] == "Fe"
@@ -169,6 +185,7 @@ def test_the_catalogue_describes_the_game(table: Any) -> None:
         "dealer",
         "next_leader",
         "hand_play",
+        "collected",
         "round_limit",
         "deal",
         "kitty",

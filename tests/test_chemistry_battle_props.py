@@ -24,6 +24,7 @@ from service.play import events_for
 from service.tokens import Envelope, Sealer
 
 from .conftest import KEY_A
+from .test_conformance import moves_seen
 
 SEALER = Sealer((KEY_A,))
 State = dict[str, Any]
@@ -106,13 +107,17 @@ def no_leak(state: State, salt: int) -> None:
         hidden |= {z for s, h in enumerate(state["zones"]["hand"]) if s != seat for z in h}
         if state["options"]["hand_play"] == "top":
             hidden |= {z for h in state["zones"]["hand"] for z in h}
-        assert not named_cards(seen) & hidden
+        if state["options"]["collected"] == "face_down" and state["end"] is None:
+            hidden |= {z for c in state["zones"]["collected"] for z in c}
+            assert all(s["collected"]["cards"] is None for s in seen["seats"])
+        # the last round was played face up: its cards are named wherever they went
+        assert not named_cards({**seen, "last_round": None}) & hidden
 
 
 def round_trip(state: State) -> None:
     assert orjson.loads(orjson.dumps(state)) == state
     env = Envelope(GAME.info.slug, GAME.info.rules_version, "g", 1, state)
-    assert SEALER.open(SEALER.seal(env), slug=GAME.info.slug, rules_version=1) == env
+    assert SEALER.open(SEALER.seal(env), slug=GAME.info.slug, rules_version=2) == env
 
 
 def playout(players: int, seed: int, bots: list[str], options: dict[str, Any], deep: int) -> State:
@@ -124,16 +129,21 @@ def playout(players: int, seed: int, bots: list[str], options: dict[str, Any], d
         (seat,) = GAME.to_act(state)
         move, state = GAME.bot_move(state, seat, bots[moves % len(bots)])
         before = state
-        state, events = GAME.apply(state, seat, move)
+        with moves_seen(players) as moved:
+            state, events = GAME.apply(state, seat, move)
         GAME.check(state)
         conserved(state)
         follow(model, events)
         totals = [s["total"] for s in GAME.scores(state)["seats"]]
         if not state["zones"]["table"]:
             assert totals == model.counts()
-        lay = layout(state)
+        was, now = layout(before), layout(state)
         for viewer in [None, *range(players)]:  # events name only cards the viewer may see
-            may_know = lay.visible(before["zones"], viewer) | lay.visible(state["zones"], viewer)
+            may_know = was.visible(before["zones"], viewer) | now.visible(state["zones"], viewer)
+            # the last card of a round is played face up and collected face down at once
+            may_know |= moved[viewer]
+            if state["last_round"] != before["last_round"]:  # shown from now on
+                assert named_cards(GAME.view(state, viewer)["last_round"]) <= may_know
             for event in events_for(events, viewer):
                 assert not named_cards(event) - may_know
         if deep and moves % deep == 0:
@@ -158,6 +168,7 @@ OPTIONS = st.fixed_dictionaries(
     {
         "next_leader": st.sampled_from(["winner", "rotate"]),
         "hand_play": st.sampled_from(["choice", "top"]),
+        "collected": st.sampled_from(["face_down", "face_up"]),
     }
 )
 
@@ -181,7 +192,11 @@ def test_every_game_conserves_the_cards_follows_the_rules_and_ends(
 
 def test_deep_checks_at_every_player_count() -> None:
     for players in range(2, 7):
-        for options in ({}, {"hand_play": "top", "next_leader": "rotate"}):
+        for options in (
+            {},
+            {"hand_play": "top", "next_leader": "rotate"},
+            {"collected": "face_up"},
+        ):
             playout(players, players, ["greedy", "random"], {**options, "round_limit": 60}, 3)
 
 

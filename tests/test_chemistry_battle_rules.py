@@ -191,8 +191,8 @@ def test_no_kitty_with_two_three_or_six_players() -> None:
 PILE_DEAL = {"deal": [[1, 30, 31], [2, 3, 40]], "kitty": [50, 51], "dealer": 1}
 
 
-def pile_game() -> State:
-    state = new(2, **PILE_DEAL)
+def pile_game(**options: Any) -> State:
+    state = new(2, **PILE_DEAL, **options)
     for seat, z in ((0, 30), (1, 2), (0, 1), (1, 40), (1, 3), (0, 31)):
         state, _ = play(state, seat, card(z))
     return state
@@ -204,8 +204,51 @@ def test_collected_cards_are_kept_in_the_order_collected() -> None:
     assert state["zones"]["collected_kitty"] == [[50, 51], []]
     assert state["zones"]["collected"] == [[30, 2, 3, 31], [1, 40]]
     view = GAME.view(state, 1)
-    assert [c["z"] for c in view["seats"][0]["collected"]["cards"]] == [30, 2, 3, 31]
     assert view["seats"][0]["playing_from"] == "collected"
+
+
+def test_collected_cards_lie_face_down_for_every_seat_the_owner_too() -> None:
+    """ "The cards are placed face down in front of the player." "The player should not
+    look at the cards": every seat sees how many, none which, until one is played."""
+    state = pile_game()
+    for viewer in (None, 0, 1):
+        view = GAME.view(state, viewer)
+        assert view["collected"] == "face_down"
+        assert [s["collected"] for s in view["seats"]] == [
+            {"count": 4, "cards": None},
+            {"count": 2, "cards": None},
+        ]
+        assert not named_cards({**view, "last_round": None}) & {30, 2, 3, 31, 1, 40}
+        # resampling every card the viewer cannot see moves the collected cards...
+        redealt = [GAME.redeal_hidden(state, viewer, k) for k in range(6)]
+        assert any(r["zones"]["collected"] != state["zones"]["collected"] for r in redealt)
+        # ...and changes nothing it is shown, nor the scores
+        assert all(GAME.view(r, viewer) == view for r in redealt)
+        assert all(GAME.scores(r) == GAME.scores(state) for r in redealt)
+    state, events = play(state, 0, NEXT)  # the kitty card first, then the pile in order
+    state, events = play(state, 1, NEXT)
+    played = [e for e in events if e["type"] == "card_played"]
+    assert [e["card"]["z"] for e in played] == [1]  # revealed as it is played, not before
+    assert events[0]["type"] == "pile_picked_up" and named_cards(events[0]) == set()
+
+
+def test_collected_cards_are_shown_when_the_game_ends() -> None:
+    state = pile_game()
+    while GAME.to_act(state):
+        state, _ = play(state, GAME.to_act(state)[0], NEXT)
+    for viewer in (None, 0, 1):
+        piles = [s["collected"] for s in GAME.view(state, viewer)["seats"]]
+        assert [[c["z"] for c in p["cards"]] for p in piles] == state["zones"]["collected"]
+
+
+def test_collected_face_up_shows_every_collection_in_order_to_everyone() -> None:
+    state = pile_game(collected="face_up")
+    for viewer in (None, 0, 1):
+        view = GAME.view(state, viewer)
+        assert view["collected"] == "face_up"
+        assert [c["z"] for c in view["seats"][0]["collected"]["cards"]] == [30, 2, 3, 31]
+        assert [c["z"] for c in view["seats"][1]["collected"]["cards"]] == [1, 40]
+        assert GAME.view(GAME.redeal_hidden(state, viewer, 3), viewer) == view
 
 
 def test_an_empty_hand_plays_its_collected_cards_in_order_kitty_first() -> None:
@@ -248,7 +291,8 @@ def test_the_hand_is_chosen_from_until_empty() -> None:
     refused("hand_not_empty", state, 0, NEXT)
     err = refused("not_in_hand", state, 0, card(2))
     assert "2 He is not in your hand" in err.message and "30 Zn" in err.message
-    refused("not_in_hand", state, 0, card(99))
+    # no card of the deck: the move's declared shape refuses it, as over HTTP
+    refused("bad_move", state, 0, card(99))
 
 
 # ------------------------------------------------------------------ the end -----------

@@ -73,7 +73,7 @@ def play_match(
     # every turn takes a card from the draw deck, which is refilled at most `reshuffles`
     # times; within a turn every claim, run or extension raises 2 x (element cards on the
     # boards) + (wild cards on the boards), which is at most 2 x playing
-    turn_bound = (options.get("reshuffles", 0) + 1) * playing
+    turn_bound = (state["options"]["reshuffles"] + 1) * playing
     move_bound = 3 + 2 * playing
     turns = moves = turn_moves = 0
     totals = [0] * players
@@ -110,7 +110,7 @@ def tables(draw: st.DrawFn) -> tuple[int, dict[str, Any]]:
     options: dict[str, Any] = {
         "runs": draw(st.sampled_from(["own", "anyone", "three"])),
         "must_capture": draw(st.booleans()),
-        "reshuffles": draw(st.integers(0, 2)),
+        "reshuffles": draw(st.sampled_from([0, 1, 2, 5])),
         "target": draw(st.sampled_from([None, 100, 250])),
     }
     return players, with_decks(options, decks, CUSTOM)

@@ -16,7 +16,7 @@ from rules.core import RuleViolation
 from . import draw_discard_helpers as helpers
 
 State = dict[str, Any]
-ROW = ["CO2", "H2O", "CH4", "NH3", "HCl", "N2"]
+ROW = ["CO2", "H2O", "CH4", "NH3", "HCl", "NO"]
 # Element cards of one copy each that make no capture and, within one list, no run.
 F0 = ["He", "Ne", "Ar", "Ti", "Zn", "Zr", "Sn"]
 F1 = ["Be", "Sc", "Fe", "Ge", "Sr", "Cd", "Te"]
@@ -440,7 +440,7 @@ def test_going_out_without_a_discard() -> None:
     state = draw_two(state)
     state, events = play(state, 0, run_move(state, 0, "Mg", "Al", "Si", "P", "S"))
     kinds = [e["type"] for e in events]
-    assert kinds == ["run_laid", "went_out", "round_ended", "round_scored", "match_over"]
+    assert kinds == ["run_laid", "went_out", "round_ended", "round_scored", "game_over"]
     out = events[1]
     assert out == {
         "type": "went_out",
@@ -506,8 +506,8 @@ def test_the_round_ends_when_the_last_compound_is_captured() -> None:
 
 
 # ---------------------------------------------------------------- the draw deck -----
-def test_the_round_ends_after_the_turn_that_empties_the_draw_deck() -> None:
-    state = arrange(setup(2), hands=[F0, F1], draw_top=["Kr", "Xe"], draw=3)
+def test_without_reshuffles_the_round_ends_after_the_turn_that_empties_the_draw_deck() -> None:
+    state = arrange(setup(2, reshuffles=0), hands=[F0, F1], draw_top=["Kr", "Xe"], draw=3)
     state = draw_two(state)
     state, events = play(state, 0, {"type": "discard", "card": ids(state, 0, "He")[0]})
     assert events[-1] == {"type": "turn_started", "seat": 1}  # one card left
@@ -518,6 +518,28 @@ def test_the_round_ends_after_the_turn_that_empties_the_draw_deck() -> None:
     ended = next(e for e in events if e["type"] == "round_ended")
     assert ended["reason"] == "deck_empty" and ended["went_out"] is None
     assert [s["points"] for s in ended["seats"]] == [-8, -8]
+
+
+def test_by_default_an_empty_draw_deck_is_refilled_as_in_compound_capture() -> None:
+    """The two games share the seed's turn and its silence on an empty draw deck: by
+    default both refill it from the discard pile (docs/rules, "The draw deck running
+    out")."""
+    from rules.compound_capture import GAME as CAPTURE
+
+    defaults = {o.name: o.default for o in CAPTURE.info.options + GAME.info.options}
+    assert defaults["deck_out"] == "reshuffle" and defaults["reshuffles"] == 5
+    state = arrange(
+        setup(2, must_capture=False),
+        hands=[F0, F1],
+        draw_top=["Kr", "Xe"],
+        discard=["Li", "B", "Mn"],
+        draw=2,
+    )
+    state = draw_two(state)
+    state, events = play(state, 0, {"type": "discard", "card": ids(state, 0, "He")[0]})
+    assert state["result"] is None and not state["zones"]["draw"]
+    state, events = play(state, 1, {"type": "draw", "source": "deck"})
+    assert [e["type"] for e in events] == ["deck_reshuffled", "card_drawn"]
 
 
 def test_reshuffles_refill_the_draw_deck_at_the_end_of_a_turn() -> None:
@@ -613,11 +635,13 @@ def test_a_match_to_250() -> None:
     def boards_cleared(state: State) -> None:
         assert state["runs"] == [[], [], []]
 
-    MOVES.match_to_250(boards_cleared)
+    MOVES.match_to_250(boards_cleared, seed=3)  # seed 3: three rounds
 
 
 def test_between_rounds_only_the_next_dealer_deals() -> None:
-    state = arrange(setup(2, target=1000), hands=[F0, F1], draw_top=["Kr", "Xe"], draw=2)
+    state = arrange(
+        setup(2, target=1000, reshuffles=0), hands=[F0, F1], draw_top=["Kr", "Xe"], draw=2
+    )
     state = draw_two(state)
     state, _ = play(state, 0, {"type": "discard", "card": ids(state, 0, "He")[0]})
     MOVES.next_deal(state)  # seat 1 dealt, seat 0 deals next

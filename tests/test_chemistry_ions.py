@@ -1,15 +1,27 @@
-"""Ion pairing: hand-made examples and a brute-force maximum on random hands."""
+"""Ions: names and charges from the element data, the compounds two ions form (checked
+against a textbook table and molmass), and ion pairing (hand-made examples and a
+brute-force maximum on random hands)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
+import molmass
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.chemistry.elements import BY_SYMBOL, element
-from rules.chemistry.ions import IonPair, max_ion_pairs
+from rules.chemistry.elements import BY_SYMBOL, ELEMENTS, element
+from rules.chemistry.ions import (
+    IonError,
+    IonPair,
+    anion_root,
+    ion,
+    ionic_compound,
+    label,
+    max_ion_pairs,
+)
 
 
 def z(*symbols: str) -> list[int]:
@@ -149,3 +161,100 @@ def test_maximum_matches_brute_force(numbers: set[int]) -> None:
 @given(hands.flatmap(lambda s: st.permutations(sorted(s))))
 def test_result_independent_of_order(order: list[int]) -> None:
     assert max_ion_pairs(order) == max_ion_pairs(sorted(order))
+
+
+# --- ions and the compounds they form --------------------------------------------
+
+# Textbook names and formulas of the nine compounds the Ion Deck can make (not used by the
+# code: it derives them; this table is the independent check).
+COMPOUNDS = [
+    ("Na+", "Cl-", "NaCl", "sodium chloride", (1, 1)),
+    ("Na+", "O2-", "Na2O", "sodium oxide", (2, 1)),
+    ("Na+", "N3-", "Na3N", "sodium nitride", (3, 1)),
+    ("Ca2+", "Cl-", "CaCl2", "calcium chloride", (1, 2)),
+    ("Ca2+", "O2-", "CaO", "calcium oxide", (1, 1)),
+    ("Ca2+", "N3-", "Ca3N2", "calcium nitride", (3, 2)),
+    ("Al3+", "Cl-", "AlCl3", "aluminium chloride", (1, 3)),
+    ("Al3+", "O2-", "Al2O3", "aluminium oxide", (2, 3)),
+    ("Al3+", "N3-", "AlN", "aluminium nitride", (1, 1)),
+]
+
+
+@pytest.mark.parametrize(("cation", "anion", "formula", "name", "ratio"), COMPOUNDS)
+def test_compounds_are_derived_from_the_charges(
+    cation: str, anion: str, formula: str, name: str, ratio: tuple[int, int]
+) -> None:
+    made = ionic_compound(ion(cation), ion(anion))
+    assert (made.formula, made.name, (made.cations, made.anions)) == (formula, name, ratio)
+    parsed = molmass.Formula(formula)
+    assert made.molar_mass == pytest.approx(parsed.mass)
+    assert made.cations * ion(cation).charge + made.anions * ion(anion).charge == 0
+
+
+def test_the_issues_two_worked_equations() -> None:
+    assert ionic_compound(ion("Ca2+"), ion("N3-")).equation() == "3 Ca2+ + 2 N3- -> Ca3N2"
+    assert ionic_compound(ion("Na+"), ion("Cl-")).equation() == "Na+ + Cl- -> NaCl"
+
+
+@pytest.mark.parametrize(
+    ("element", "root"),
+    [
+        ("Hydrogen", "hydr"),
+        ("Carbon", "carb"),
+        ("Nitrogen", "nitr"),
+        ("Oxygen", "ox"),
+        ("Fluorine", "fluor"),
+        ("Phosphorus", "phosph"),
+        ("Sulfur", "sulf"),
+        ("Chlorine", "chlor"),
+        ("Arsenic", "arsen"),
+        ("Selenium", "selen"),
+        ("Bromine", "brom"),
+        ("Tellurium", "tellur"),
+        ("Iodine", "iod"),
+        ("Astatine", "astat"),
+    ],
+)
+def test_anion_names_take_the_root_and_ide(element: str, root: str) -> None:
+    assert anion_root(element) == root
+
+
+def test_cations_of_metals_with_several_charges_carry_roman_numerals() -> None:
+    assert ion("Fe2+").name == "iron(II) ion" and ion("Fe3+").name == "iron(III) ion"
+    assert ionic_compound(ion("Fe3+"), ion("O2-")).name == "iron(III) oxide"
+    assert ionic_compound(ion("Fe3+"), ion("O2-")).formula == "Fe2O3"
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "kind"),
+    [
+        ("H+", "hydrogen ion", "non-metal"),
+        ("H-", "hydride ion", "non-metal"),
+        ("As3-", "arsenide ion", "metalloid"),
+        ("Te2-", "telluride ion", "metalloid"),
+        ("Cu+", "copper(I) ion", "metal"),
+    ],
+)
+def test_every_ion_of_the_element_data_is_named(text: str, name: str, kind: str) -> None:
+    """Chemistry names any ion of the data; which of them may be a card is the Ion
+    Deck's rule (tests/test_metal_vs_nonmetal_deck.py)."""
+    assert (ion(text).name, ion(text).kind) == (name, kind)
+    for e in ELEMENTS:
+        for charge in e.ion_charges:
+            assert ion(label(e.symbol, charge)).charge == charge
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("Na2+", "ion charge is +1"),
+        ("Cl+", "ion charge is -1"),
+        ("Ar+", "forms no ions"),
+        ("Xx+", "no element"),
+        ("Na1+", "not an ion label"),
+        ("na+", "not an ion label"),
+    ],
+)
+def test_labels_that_are_not_ions_are_refused(text: str, why: str) -> None:
+    with pytest.raises(IonError, match=re.escape(why)):
+        ion(text)

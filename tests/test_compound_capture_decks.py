@@ -43,6 +43,13 @@ def test_each_deck_is_sound_and_follows_the_seed_shape(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", DECK_NAMES)
+def test_every_compound_card_is_a_compound_of_two_or_more_elements(name: str) -> None:
+    """A card that "identifies a compound" names no element (O2, N2, Cl2 were once cards)."""
+    for c in compound_deck(name).compounds:
+        assert len(molmass.Formula(c.formula).composition()) >= 2, c.formula
+
+
+@pytest.mark.parametrize("name", DECK_NAMES)
 def test_element_counts_and_masses_come_from_molmass(name: str) -> None:
     for c in compound_deck(name).compounds:
         formula = molmass.Formula(c.formula)

@@ -79,7 +79,7 @@ def test_bad_setups_are_refused(table: Any) -> None:
     assert resp.status_code == 422 and resp.get_json()["code"] == "bad_option"
     few = [{"formula": "H2O"}, {"formula": "CO2"}]
     resp = t.post("setup", {"players": 2, "options": {"compounds": few}})
-    assert resp.status_code == 422 and resp.get_json()["code"] == "bad_option"
+    assert resp.status_code == 422 and resp.get_json()["code"] == "bad_compounds"
     six = [{"formula": f} for f in ["H2O", "CO2", "CH4", "NH3", "O2", "NaCl2"]]
     resp = t.post("setup", {"players": 2, "options": {"compounds": six}})
     assert resp.status_code == 422 and resp.get_json()["code"] == "bad_compounds"
@@ -105,3 +105,40 @@ def test_a_custom_deck_round_played_by_bots(table: Any, spec: dict[str, Any]) ->
         s["round_points"] == s["compound_points"] - s["elements_in_hand"] - 5 * s["wilds_in_hand"]
         for s in seats
     )
+
+
+def _hand(t: Any, seat: int) -> list[dict[str, Any]]:
+    return t.view(seat)["view"]["you"]["hand"]  # type: ignore[no-any-return]
+
+
+def test_the_shared_turns_refusals_over_http(table: Any) -> None:
+    """The draw-two turn's own codes, each answered over HTTP (the rules tests walk the
+    same situations on the rules directly)."""
+    t = table(SLUG, players=2, seed=2, options=LESSON)
+    t.move(0, {"type": "draw", "source": "deck"})
+    t.move(0, {"type": "draw", "source": "deck"})
+    hand = _hand(t, 0)
+    co2 = next(c for c in t.view(0)["view"]["row"]["cards"] if c["formula"] == "CO2")
+    c = next(x["id"] for x in hand if x.get("symbol") == "C")
+    o = next(x["id"] for x in hand if x.get("symbol") == "O")
+    twice = t.move(0, {"type": "capture", "compound": co2["id"], "cards": [c, o, o]}, expect=422)
+    assert twice["code"] == "duplicate_card"
+    hidden = t.move(0, {"type": "capture", "compound": 200, "cards": [c, o]}, expect=422)
+    assert hidden["code"] == "not_face_up"
+
+    wilds = {**LESSON, "deal": {"hands": [["wild"] * 3, ["H", "H", "C"]], "row": ["CO2"]}}
+    w = table(SLUG, players=2, seed=2, options=wilds)
+    w.move(0, {"type": "draw", "source": "deck"})
+    w.move(0, {"type": "draw", "source": "deck"})
+    co2 = w.view(0)["view"]["row"]["cards"][0]
+    jokers = [x["id"] for x in _hand(w, 0) if x.get("kind") == "wild" or "wild" in str(x)][:3]
+    all_wild = w.move(0, {"type": "capture", "compound": co2["id"], "cards": jokers}, expect=422)
+    assert all_wild["code"] == "all_wild"
+
+
+def test_next_round_after_the_match_is_match_over(table: Any) -> None:
+    bots = {"0": "random", "1": "random"}
+    done = table(SLUG, players=2, seed=5, bots=bots, options={"target": None})
+    assert done.setup["outcome"]["finished"]
+    over = done.move(0, {"type": "next_round"}, expect=422)
+    assert over["code"] == "match_over"

@@ -55,7 +55,7 @@ MOVES = helpers.Moves(GAME, cards_of)
 ids, play, refused, draw_two = MOVES.ids, MOVES.play, MOVES.refused, MOVES.draw_two
 
 
-ROW = ["CO2", "H2O", "CH4", "NH3", "HCl", "N2"]
+ROW = ["CO2", "H2O", "CH4", "NH3", "HCl", "NO"]
 
 
 def co2_table(hand: Sequence[str], players: int = 2, **options: Any) -> State:
@@ -268,8 +268,13 @@ def test_a_capture_names_a_face_up_compound_and_each_card_once() -> None:
         state, 0, {"type": "capture", "compound": row_card(state, "CO2"), "cards": [c, o1, o1]}
     )
     assert err.code == "duplicate_card"
+    # no table has a card 9999: a malformed move, as over HTTP (issue 16); card 200 is
+    # a card id, but not one of this table's
+    with pytest.raises(RuleViolation) as malformed:
+        GAME.apply(state, 0, {"type": "capture", "compound": 9999, "cards": [c]})
+    assert malformed.value.code == "bad_move"
     assert (
-        refused(state, 0, {"type": "capture", "compound": 9999, "cards": [c]}).code == "not_face_up"
+        refused(state, 0, {"type": "capture", "compound": 200, "cards": [c]}).code == "not_face_up"
     )
 
 
@@ -307,8 +312,8 @@ def test_legal_captures_list_each_way_once_and_all_pass_verify() -> None:
     captures = [m for m in GAME.legal_moves(state, 0) if m["type"] == "capture"]
     cards = cards_of(state)
     formulas = {cards.face(m["compound"])["formula"] for m in captures}
-    # CH4 and NH3 need one H more than H + H + wild; N2 would be all wild
-    assert formulas == {"CO2", "H2O", "HCl"}
+    # CH4 and NH3 need one H more than H + H + wild; NO is a wild for N and an O
+    assert formulas == {"CO2", "H2O", "HCl", "NO"}
     assert len({(m["compound"], tuple(m["cards"])) for m in captures}) == len(captures)
     for m in captures:
         assert GAME.can(state, 0, m)
@@ -327,7 +332,7 @@ def test_a_silent_lap_ends_the_round() -> None:
     state, events = play(state, 2, {"type": "discard", "card": state["zones"]["hand"][2][0]})
     ended = next(e for e in events if e["type"] == "round_ended")
     assert ended["reason"] == "quiet_lap" and state["turn"] is None
-    assert [e["type"] for e in events][-3:] == ["round_ended", "round_scored", "match_over"]
+    assert [e["type"] for e in events][-3:] == ["round_ended", "round_scored", "game_over"]
 
 
 def test_a_capture_restarts_the_lap() -> None:
@@ -391,7 +396,7 @@ def test_scoring_at_round_end_25_per_compound_minus_1_and_5() -> None:
     state = arrange(
         setup(2, must_capture=False),
         hands=[["C", "O", "O", "wild", "wild", "H"], ["H"] * 7],
-        draw_top=["S", "S", "N", "N", "N", "N"],
+        draw_top=["S", "S", "Cl", "Cl", "N", "N"],
         row=ROW,
     )
     state = draw_two(state)
@@ -427,7 +432,7 @@ def test_scoring_at_round_end_25_per_compound_minus_1_and_5() -> None:
 
 # ---------------------------------------------------------------- the draw deck -----
 def test_an_empty_draw_deck_is_refilled_from_under_the_discard_top() -> None:
-    state = arrange(setup(2), hands=[["H"] * 7, ["H"] * 3], row=ROW, draw=0)
+    state = arrange(setup(2), hands=[["H"] * 7, ["C"] * 3], row=ROW, draw=0)
     assert state["zones"]["draw"] == [] and len(state["zones"]["discard"]) > 2
     top = state["zones"]["discard"][-1]
     state, events = play(state, 0, {"type": "draw", "source": "deck"})
@@ -499,7 +504,7 @@ def test_max_rounds_ends_a_match_nobody_wins_by_points() -> None:
         seat = GAME.to_act(state)[0]
         move, state = GAME.bot_move(state, seat, "random")
         state, events = GAME.apply(state, seat, move)
-    over = next(e for e in events if e["type"] == "match_over")
+    over = next(e for e in events if e["type"] == "game_over")
     assert over["reason"] == "max_rounds" and len(state["match"]["rounds"]) == 1
 
 

@@ -9,16 +9,22 @@ an illegal move is refused with a code.
 from __future__ import annotations
 
 import copy
+import functools
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
+from unittest import mock
 
 import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rules import shapes
 from rules.core import Game, RuleViolation
 from rules.registry import GAMES
-from rules.zones import named_cards
+from rules.wire import Outcome
+from rules.zones import Layout, Place, Seen, Zones, named_cards
 from service.play import events_for
 from service.tokens import Envelope, Sealer
 
@@ -62,16 +68,101 @@ def legal_moves_apply(game: Game, state: dict[str, Any]) -> None:
             game.apply(state, seat, move)
 
 
+def declared(tp: Any, value: Any, what: str) -> None:
+    """``value`` has exactly the declared shape (no member missing, none extra)."""
+    try:
+        shapes.parse(value, tp)
+    except shapes.ShapeError as err:
+        pytest.fail(f"{what} breaks its declaration: {err}")
+
+
+def answers_match_the_declarations(game: Game, state: dict[str, Any]) -> None:
+    """Every view, the scores, the outcome and every legal move have their declared
+    shapes (the contract is derived from the same declarations; tests/test_modes.py
+    checks real HTTP answers against the contract itself)."""
+    wire = game.wire
+    for seat in [None, *range(int(state["players"]))]:
+        declared(wire.view, game.view(state, seat), f"the view of seat {seat}")
+    declared(wire.scores, game.scores(state), "the scores")
+    declared(Outcome, game.outcome(state).to_json(), "the outcome")
+    moves = union(game.wire.moves)
+    for seat in game.to_act(state):
+        for move in game.legal_moves(state, seat):
+            declared(moves, move, f"legal move {move}")
+
+
+def events_match_the_declarations(game: Game, state: dict[str, Any], events: list[Any]) -> None:
+    kinds = union(game.wire.events)
+    for seat in [None, *range(int(state["players"]))]:
+        for event in events_for(events, seat):
+            declared(kinds, event, f"an event delivered to seat {seat}")
+
+
+@functools.cache
+def union(types: tuple[type, ...]) -> shapes.OneOf:
+    """One of the declared (tagged) types."""
+    return shapes.OneOf(options=tuple(shapes.shape(t) for t in types))
+
+
+def refusals_are_in_scope(game: Game, state: dict[str, Any], tried: list[Any]) -> None:
+    """A bot asked to move for a seat that cannot answers only with a code declared for
+    bot moves; a move refused answers only with a code declared for moves."""
+    info = game.info
+    for seat in range(int(state["players"])):
+        if seat in game.to_act(state):
+            continue
+        try:
+            game.bot_move(state, seat, info.bots[0])
+        except RuleViolation as err:
+            assert err.code in info.codes_at("bot"), f"bot-move answers {err.code}, undeclared"
+    for seat in range(int(state["players"])):
+        for move in tried:
+            try:
+                game.apply(state, seat, move)
+            except RuleViolation as err:
+                assert err.code in info.codes_at("move"), f"a move answers {err.code}, undeclared"
+
+
+@contextmanager
+def moves_seen(players: int) -> Iterator[dict[int | None, set[int]]]:
+    """Record, for each seat (and an observer), the cards it sees move while the block
+    runs: every ``Layout.move`` out of or into a pile it sees (a card on a face-up top
+    is seen by all). A card played face up and collected face down in the same move
+    (a round of Chemistry Battle) is seen on its way; a card taken unseen from a hand
+    into a face-down pile is seen only by the hand's owner."""
+    seen: dict[int | None, set[int]] = {s: set() for s in [None, *range(players)]}
+    real = Layout.move
+
+    def move(self: Layout, zones: Zones, src: Place, dst: Place, cards: Sequence[int]) -> Zones:
+        top = self.pile(zones, src)[-1:]
+        face_up = (self.zone(dst[0]).seen is Seen.TOP and bool(cards)) or (
+            self.zone(src[0]).seen is Seen.TOP and list(cards) == top
+        )
+        for seat, known in seen.items():
+            if face_up or self.can_see(src, seat) or self.can_see(dst, seat):
+                known.update(cards)
+        return real(self, zones, src, dst, cards)
+
+    with mock.patch.object(Layout, "move", move):
+        yield seen
+
+
 def events_name_only_visible_cards(
-    game: Game, before: dict[str, Any], after: dict[str, Any], events: list[dict[str, Any]]
+    game: Game,
+    before: dict[str, Any],
+    after: dict[str, Any],
+    events: list[dict[str, Any]],
+    moved: dict[int | None, set[int]] | None = None,
 ) -> None:
     """No event delivered to a seat names a card that seat could not see before or
-    after the move (zone games: the layout says who sees what)."""
-    layout = game.layout
-    if layout is None:
+    after the move (by the layout of each state: zone games) or, given ``moved``
+    (:func:`moves_seen`), as it moved."""
+    was, now = game.layout_of(before), game.layout_of(after)
+    if was is None or now is None:
         return
     for seat in [None, *range(int(before["players"]))]:
-        may_know = layout.visible(before["zones"], seat) | layout.visible(after["zones"], seat)
+        may_know = was.visible(before["zones"], seat) | now.visible(after["zones"], seat)
+        may_know |= (moved or {}).get(seat, set())
         for event in events_for(events, seat):
             leaked = named_cards(event) - may_know
             assert not leaked, f"seat {seat} is told of hidden cards {leaked} in {event}"
@@ -100,6 +191,7 @@ def playout(
     opts = QUICK_OPTIONS.get(game.info.slug, {}) if options is None else options
     state = game.setup(players, opts, seed)
     moves = 0
+    tried: list[Any] = []
     while not game.outcome(state).finished:
         game.check(state)
         if deep:
@@ -107,19 +199,27 @@ def playout(
             views_hide_secrets(game, state, moves)
             legal_moves_apply(game, state)
             illegal_is_refused(game, state)
+            answers_match_the_declarations(game, state)
+            refusals_are_in_scope(game, state, tried[-6:])
         to_act = game.to_act(state)
         assert to_act, "the game is not over but nobody may act"
         seat = to_act[moves % len(to_act)]
         move, chosen = game.bot_move(state, seat, bots[moves % len(bots)])
-        after, events = game.apply(chosen, seat, move)
+        with moves_seen(players) as moved:
+            after, events = game.apply(chosen, seat, move)
         assert all(isinstance(e, dict) and "type" in e for e in events)
         if deep:
-            events_name_only_visible_cards(game, chosen, after, events)
+            events_name_only_visible_cards(game, chosen, after, events, moved)
+            events_match_the_declarations(game, after, events)
+            tried.append(move)
         state = after
         moves += 1
         assert moves < MAX_MOVES, "the game does not end"
     game.check(state)
     round_trips(game, state)
+    if deep:
+        answers_match_the_declarations(game, state)
+        refusals_are_in_scope(game, state, tried[-6:])
     assert game.to_act(state) == []
     outcome = game.outcome(state)
     assert outcome.winners and set(outcome.ranking) == set(range(players))
@@ -216,13 +316,14 @@ def test_internal_codes_on_the_rules_directly(slug: str) -> None:
     with pytest.raises(RuleViolation) as err:
         game.bot_move(state, seat, "no-such-bot")
     assert err.value.code == "unknown_bot"
-    if game.layout is None:
+    layout = game.layout_of(state)
+    if layout is None:
         broken = {**state, "hands": [list(state["hands"][1]), *state["hands"][1:]]}
     else:  # a zone game: one card held twice (it may have a single seat)
         broken = copy.deepcopy(state)
         zones = broken["zones"]
-        place = next(p for p in game.layout.places(zones) if game.layout.pile(zones, p))
-        pile = game.layout.pile(zones, place)
+        place = next(p for p in layout.places(zones) if layout.pile(zones, p))
+        pile = layout.pile(zones, place)
         pile.append(pile[0])
     with pytest.raises(RuleViolation) as err:
         game.check(broken)  # seat 0 now holds seat 1's cards: duplicated, others lost

@@ -97,7 +97,8 @@ def test_the_draft_ends_when_all_cards_are_drafted() -> None:
     ("move", "code"),
     [
         ({"type": "draft", "card": 99}, "not_in_hand"),
-        ({"type": "draft", "card": 0}, "not_in_hand"),
+        # a card that does not exist is a malformed move, over HTTP and in the rules
+        ({"type": "draft", "card": 0}, "bad_move"),
         ({"type": "draft", "card": "H"}, "bad_move"),
         ({"type": "draft", "card": True}, "bad_move"),
         ({"type": "draft", "card": 1, "extra": 1}, "bad_move"),
@@ -135,7 +136,7 @@ def test_custom_deal_is_validated() -> None:
         ([[1, 2], [3]], "same number"),
         ([[1, 2], [2, 3]], "He"),
         ([[1, 104], [2, 3]], "104"),
-        ([[1, 2]], "2 hands"),
+        ([[1, 2]], "between 2 and 10"),
     ]:
         with pytest.raises(RuleViolation) as err:
             GAME.setup(2, {"deal": deal}, seed=0)

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules.registry import GAMES
+from rules.shapes import MISSING, Obj, shape
 from service.openapi_export import generate
 from service.problems import PROBLEM_JSON
 
@@ -88,8 +89,9 @@ def requests(app: Flask, spec: dict[str, Any]) -> list[Request]:
         made = c.post(f"{base}/sessions", json={"players": players, "seed": 1}).get_json()
         sid, seat_tokens = made["session_id"], [s["seat_token"] for s in made["seats"]]
         surl = f"{base}/sessions/{sid}"
-        if slug == "polymer":
-            c.post(f"{surl}/start", headers=auth(made["host_token"]))
+        for extra in game.extras:  # the host's own commands first (a clock's start)
+            if extra.by == "host":
+                c.post(f"{surl}/{extra.name}", headers=auth(made["host_token"]))
         view = c.get(f"{surl}?seat=0", headers=auth(seat_tokens[0])).get_json()
         seat = view["to_act"][0] if view["to_act"] else 0
         legal = c.post(f"{surl}/legal-moves", json={"seat": seat}, headers=auth(seat_tokens[seat]))
@@ -105,11 +107,14 @@ def requests(app: Flask, spec: dict[str, Any]) -> list[Request]:
             Request(f"{base}/sessions/{{session_id}}/legal-moves", f"{surl}/legal-moves",
                     {"seat": seat}, tok),
         ]  # fmt: skip
-        if slug == "polymer":
-            out += [
-                Request(f"{base}/sessions/{{session_id}}/arrangement", f"{surl}/arrangement",
-                        {"seat": seat, "patterns": [[move.get("give", [0])[0]]]}, tok),
-            ]  # fmt: skip
+        for extra in game.extras:  # a seat's own operations, with the declared examples
+            if extra.request is not None:
+                body = {**declared_example(extra.request), "seat": seat}
+                out.append(
+                    Request(f"{base}/sessions/{{session_id}}/{extra.name}",
+                            f"{surl}/{extra.name}", body, tok)
+                )  # fmt: skip
+        if game.clock is not None:  # played only as a hosted session
             continue
         setup = c.post(f"{base}/setup", json={"players": players, "seed": 1}).get_json()
         token, seat_tokens = setup["token"], [s["seat_token"] for s in setup["seats"]]
@@ -128,6 +133,15 @@ def requests(app: Flask, spec: dict[str, Any]) -> list[Request]:
     }
     assert documented == {r.path for r in out}, "a documented request is not fuzzed"
     return out
+
+
+def declared_example(tp: type) -> dict[str, Any]:
+    """A request made of the examples its declaration gives each member."""
+    node = shape(tp)
+    assert isinstance(node, Obj)
+    return {
+        m.name: m.node.facts.example for m in node.members if m.node.facts.example is not MISSING
+    }
 
 
 def _fields(spec: dict[str, Any], request: Request) -> list[str]:

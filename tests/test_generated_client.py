@@ -84,7 +84,7 @@ def test_a_generated_client_plays_a_whole_element_draft_game(pkg: str, app: Flas
         seat = to_act[0]
         legal = legal_op.sync(
             client=seats[seat],
-            body=models.ElementDraftSeatRequest.from_dict({"token": token, "seat": seat}),
+            body=models.ElementDraftLegalMovesRequest.from_dict({"token": token, "seat": seat}),
         )
         move = legal.moves[-1]
         body = models.ElementDraftMoveRequest.from_dict(
@@ -124,8 +124,10 @@ def test_a_generated_client_plays_a_polymer_session(pkg: str, app: Flask) -> Non
     sid = made.session_id
     host = clients(pkg, app, [made.host_token])[0]
     seats = clients(pkg, app, [s.seat_token for s in made.seats])
-    started = mod(pkg, "api.polymer_extras.polymer_start_session").sync(session_id=sid, client=host)
-    assert started.phase == models.PolymerStartResponsePhase.TRADING
+    started = mod(pkg, "api.polymer_sessions.polymer_session_start").sync(
+        session_id=sid, client=host
+    )
+    assert started.phase == models.PolymerSessionStartResponsePhase.TRADING
     bot = mod(pkg, "api.polymer_sessions.polymer_session_bot_move")
     version = started.version
     for step in range(10):

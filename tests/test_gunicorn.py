@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 
 from .conftest import KEY_A
+from .contract import answered_outside
 
 ROOT = Path(__file__).resolve().parent.parent
 GUNICORN = str(Path(sys.executable).parent / "gunicorn")
@@ -38,6 +39,17 @@ def _port() -> int:
         return int(s.getsockname()[1])
 
 
+def _answers(port: int) -> bool:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+    try:
+        conn.request("GET", "/healthz")
+        return conn.getresponse().status == 200
+    except OSError:
+        return False
+    finally:
+        conn.close()
+
+
 @contextmanager
 def serve(redis_url: str, **env: str) -> Iterator[int]:
     """`make serve`'s command and config on a free 127.0.0.1 port; stopped by PID."""
@@ -48,6 +60,9 @@ def serve(redis_url: str, **env: str) -> Iterator[int]:
         "REDIS_URL": redis_url,
         "BIND": f"127.0.0.1:{port}",
         "LOG_LEVEL": "WARNING",
+        # these servers are loaded on purpose from one address (tests/test_limits.py
+        # tests the rate limits)
+        "RATE_LIMITS": "off",
         **env,
     }
     proc = subprocess.Popen(
@@ -59,13 +74,12 @@ def serve(redis_url: str, **env: str) -> Iterator[int]:
         start_new_session=True,
     )
     try:
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
+        # the master listens at once; a worker answers once it has imported the app
+        # (seconds on a busy machine), so wait for an answer, not for the socket
+        deadline = time.monotonic() + 60
+        while not _answers(port):
+            assert time.monotonic() < deadline, "the server did not answer /healthz"
+            time.sleep(0.1)
         yield port
     finally:
         os.killpg(proc.pid, signal.SIGINT)  # quick shutdown: open streams need no goodbye
@@ -226,10 +240,12 @@ def test_idle_streams_and_slow_clients_leave_health_answering(redis_url: str) ->
             assert (
                 problem["code"] == "too_many_streams" and f"limit of {bound} " in problem["detail"]
             )
+            answered_outside("too_many_streams", "gunicorn")
             # meanwhile every health probe answers, for several keep-alive periods
             started = time.monotonic()
             while time.monotonic() - started < 7:
-                assert call(port, "GET", "/healthz", timeout=2) == (200, {"status": "ok"})
+                status, health = call(port, "GET", "/healthz", timeout=2)
+                assert (status, health["status"]) == (200, "ok")
                 time.sleep(0.25)
             # a closed stream gives its place back (the server sees it at a heartbeat)
             streams.pop().close()
@@ -301,6 +317,7 @@ def test_errors_gunicorn_answers_itself_are_problems(
     assert headers["Content-Type"] == "application/problem+json"
     problem = json.loads(body)
     assert problem["code"] == code and problem["status"] == status
+    answered_outside(code, "gunicorn")
     assert problem["type"] == f"/v1/problems/{code}"
     # the type is dereferenceable, with the same status and title
     kind_status, kind = call(server, "GET", problem["type"])
@@ -333,3 +350,103 @@ def test_without_redis_url_or_embedded_redis_the_server_refuses_to_start(
             os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode != 0
     assert b"REDIS_URL is not set" in out
+
+
+def _start(env: dict[str, str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [GUNICORN, "--config", "gunicorn.conf.py", "service:create_app()"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+
+
+def _finish(proc: subprocess.Popen[bytes], timeout: float) -> tuple[bytes, bytes]:
+    try:
+        return proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        raise
+
+
+def test_an_image_without_state_keys_refuses_to_start(tmp_path: Path) -> None:
+    """REQUIRE_STATE_KEYS (set by the image): no key of its own, a message instead."""
+    env = {k: v for k, v in os.environ.items() if k not in {"STATE_KEYS", "REDIS_URL"}}
+    env.update(
+        REQUIRE_STATE_KEYS="1",
+        REDIS_URL="redis://127.0.0.1:1/0",  # never reached: the keys are checked first
+        DEV_KEY_FILE=str(tmp_path / "dev-state-key"),
+        BIND=f"127.0.0.1:{_port()}",
+    )
+    proc = _start(env)
+    _, err = _finish(proc, timeout=30)
+    assert proc.returncode != 0
+    assert b"chemgames: STATE_KEYS is not set" in err
+    assert b"Traceback" not in err
+    assert not (tmp_path / "dev-state-key").exists()
+
+
+def _workers_with_signal_handlers(master: int) -> list[int]:
+    """The master's children that catch SIGQUIT: workers past gunicorn's init_signals."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with suppress(OSError, ValueError):
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            status = (stat.parent / "status").read_text()
+            caught = int(re.search(r"^SigCgt:\s*([0-9a-f]+)$", status, re.M)[1], 16)  # type: ignore[index]
+            if ppid == master and caught & (1 << (signal.SIGQUIT - 1)):
+                found.append(int(stat.parent.name))
+    return found
+
+
+def _running(pid: int) -> bool:
+    """Alive and not a zombie (a daemon's exit is reaped by init, in its own time)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_ctrl_c_on_make_serve_exits_quietly(tmp_path: Path) -> None:
+    """`make serve`'s set-up (a development key, the embedded Redis), then Ctrl-C: the
+    terminal signals the whole process group (master and workers; the embedded
+    redis-server runs in a session of its own and is stopped by the master). All of it
+    exits, with status 0 and no traceback, and leaves no folder behind."""
+    port = _port()
+    env = {k: v for k, v in os.environ.items() if k not in {"STATE_KEYS", "REDIS_URL"}}
+    env.update(
+        DEV_KEY_FILE=str(tmp_path / "dev-state-key"),
+        EMBEDDED_REDIS_DIR=str(tmp_path / "redis"),
+        BIND=f"127.0.0.1:{port}",
+        WEB_CONCURRENCY="2",  # make serve's default
+    )
+    proc = _start(env)
+    try:
+        deadline = time.monotonic() + 60
+        while not _answers(port):
+            assert time.monotonic() < deadline, "the server did not answer /healthz"
+            time.sleep(0.1)
+        while len(workers := _workers_with_signal_handlers(proc.pid)) < 2:
+            assert time.monotonic() < deadline, "the workers did not boot"
+            time.sleep(0.1)  # a worker still booting would die of KeyboardInterrupt
+        assert proc.stdout is not None
+        started = proc.stdout.readline().decode()  # the master's line naming the socket
+        socket_dir = re.search(r"unix://(/\S+)/redis\.socket", started)
+        assert socket_dir, started
+        redis_pid = int((Path(socket_dir.group(1)) / "redis.pid").read_text())
+    finally:
+        os.killpg(proc.pid, signal.SIGINT)
+    # the master passes Ctrl-C on to each worker as SIGQUIT; sent at once here, so that
+    # a worker that does not quit exactly once shows it every time, not by chance
+    for pid in workers:
+        with suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGQUIT)
+    _, err = _finish(proc, timeout=30)
+    assert proc.returncode == 0, err.decode()
+    assert b"Traceback" not in err and b"failed with" not in err, err.decode()
+    with pytest.raises(ProcessLookupError):  # no worker is left
+        os.killpg(proc.pid, 0)
+    assert not _running(redis_pid)  # nor the embedded Redis
+    assert not Path(socket_dir.group(1)).exists()  # nor its socket folder

@@ -242,9 +242,3 @@ def test_each_problem_of_this_game(table: Any, spec: dict[str, Any], code: str) 
     assert problem["detail"] and problem["title"]
     if code != "bad_ion_deck":
         conforms(spec, "moves", problem, 422)
-
-
-def test_every_code_of_the_game_is_walked() -> None:
-    from rules.metal_vs_nonmetal import INFO
-
-    assert set(INFO.codes) - {"not_in_hand"} <= set(PROBLEMS)

@@ -5,17 +5,21 @@ every game ends within the bound of the termination argument."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules.metal_vs_nonmetal import GAME
-from rules.metal_vs_nonmetal.game import LAYOUT, PRIZES
+from rules.metal_vs_nonmetal.table import layout
+from rules.metal_vs_nonmetal.wire import Facing, Prize
 from rules.zones import named_cards
 from service.play import events_for
 
+from .test_conformance import moves_seen
+
+PRIZES, COLLECTED = get_args(Prize), get_args(Facing)
 ZONES = ("ion_deck", "hand", "in_play", "collection", "set_aside")
 
 
@@ -39,14 +43,39 @@ def scores_recomputed(state: dict[str, Any]) -> None:
         from_history[record["collector"]] += record["card_count"]
     assert [s["collected"] for s in scores] == [len(c) for c in state["zones"]["collection"]]
     assert [s["collected"] for s in scores] == from_history
-    assert [sum(s["by_ion"].values()) for s in scores] == from_history
+    if state["options"]["collected"] == "face_down" and state["phase"] != "over":
+        assert all(s["by_ion"] is None for s in scores)  # the piles lie face down
+    else:
+        assert [sum(s["by_ion"].values()) for s in scores] == from_history
 
 
-def nothing_leaks(state: dict[str, Any], before: dict[str, Any], events: list[Any]) -> None:
+def nothing_leaks(
+    state: dict[str, Any],
+    before: dict[str, Any],
+    events: list[Any],
+    salt: int,
+    moved: dict[int | None, set[int]],
+) -> None:
+    """Views and events name only cards their seat may see, and views (and, before the
+    end, the scores) do not change when everything the seat cannot see is resampled."""
+    finished = state["phase"] == "over"
+    if not finished:
+        for k in range(2):
+            redealt = GAME.redeal_hidden(state, None, salt * 5 + k)
+            assert GAME.scores(redealt) == GAME.scores(state)
     for seat in [None, *range(int(state["players"]))]:
-        may_see = LAYOUT.visible(state["zones"], seat)
-        assert named_cards(GAME.view(state, seat)) <= may_see
-        known = may_see | LAYOUT.visible(before["zones"], seat)
+        may_see = layout(state).visible(state["zones"], seat)
+        view = GAME.view(state, seat)
+        # every card a view names is one its seat sees, but the exchange just collected
+        assert named_cards({**view, "last_collected": None}) <= may_see
+        if not finished:
+            for k in range(2):
+                assert GAME.view(GAME.redeal_hidden(state, seat, salt * 7 + k), seat) == view
+        known = may_see | layout(before).visible(before["zones"], seat)
+        # cards seen in play and collected face down in the same move
+        known |= moved[seat]
+        if state["last_collected"] != before["last_collected"]:  # shown from now on
+            assert named_cards(view["last_collected"]) <= known
         for event in events_for(events, seat):
             assert named_cards(event) <= known, (seat, event)
 
@@ -58,22 +87,25 @@ def play_game(
     prize: str,
     deep: bool = False,
     ions: dict[str, int] | None = None,
+    collected: str = "face_down",
 ) -> dict[str, Any]:
-    state = GAME.setup(players, {"power_play_prize": prize, "ions": ions}, seed)
+    options = {"power_play_prize": prize, "ions": ions, "collected": collected}
+    state = GAME.setup(players, options, seed)
     size = sum(n for _, n in state["deck"])
     moves = 0
     while GAME.to_act(state):
         (seat,) = GAME.to_act(state)
         move, chosen = GAME.bot_move(state, seat, bots[moves % len(bots)])
         before = chosen
-        state, events = GAME.apply(chosen, seat, move)
+        with moves_seen(players) as moved:
+            state, events = GAME.apply(chosen, seat, move)
         moves += 1
         GAME.check(state)
         every_card_once(state)
         scores_recomputed(state)
         assert all(len(h) <= 6 for h in state["zones"]["hand"])
         if deep:
-            nothing_leaks(state, before, events)
+            nothing_leaks(state, before, events, moves, moved)
         # termination: every exchange takes >= 2 cards out of the hands and the Ion
         # Deck for good (40 cards: <= 20 exchanges) and has at most 3 moves
         assert state["exchange"] <= size // 2 and moves <= 3 * state["exchange"]
@@ -83,9 +115,10 @@ def play_game(
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("prize", PRIZES)
-def test_deep_checked_games(players: int, prize: str) -> None:
+@pytest.mark.parametrize("collected", COLLECTED)
+def test_deep_checked_games(players: int, prize: str, collected: str) -> None:
     for seed in range(3):
-        play_game(players, seed, ["random", "greedy"], prize, deep=True)
+        play_game(players, seed, ["random", "greedy"], prize, deep=True, collected=collected)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

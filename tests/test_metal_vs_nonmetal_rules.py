@@ -14,8 +14,8 @@ import pytest
 
 from rules.core import RuleViolation
 from rules.metal_vs_nonmetal import GAME
-from rules.metal_vs_nonmetal.cards import deck_of
-from rules.metal_vs_nonmetal.game import LAYOUT
+from rules.metal_vs_nonmetal.table import LAYOUT, deck_of
+from service.play import events_for
 
 State = dict[str, Any]
 Events = list[dict[str, Any]]
@@ -117,11 +117,14 @@ def test_a_teacher_may_fix_the_start_player() -> None:
 @pytest.mark.parametrize(
     ("deal", "why"),
     [
-        ([["Na+"] * 6], "2 hands"),
-        ([["Na+"] * 6, ["Cl-"] * 5], "got 6, 5"),
+        ([["Na+"] * 6, ["Cl-"] * 6, ["O2-"] * 6], "2 hands"),
+        # the deal's shape is checked by the option's declaration (issue 16), with the
+        # deal's own code over HTTP and in the rules
+        ([["Na+"] * 6], "deal: Length must be between 2 and 4"),
+        ([["Na+"] * 6, ["Cl-"] * 5], "deal[1]: Length must be 6"),
         ([["Na+"] * 6, ["Na+"] * 6], "only 8 Na+"),
         ([["Na+"] * 6, ["K+"] * 6], "'K+' is not a card"),
-        ([["Na+"] * 6, "Cl-"], "non-empty list"),
+        ([["Na+"] * 6, "Cl-"], "deal[1]: Not a valid list"),
     ],
 )
 def test_a_fixed_deal_is_checked(deal: list[Any], why: str) -> None:
@@ -382,6 +385,21 @@ def test_step_5_example_3_reading_responder_collects_the_3_cards() -> None:
     assert GAME.scores(state)["set_aside"] == 1
 
 
+def test_one_collected_card_is_1_card() -> None:
+    """Counts in explanations agree with their nouns: "the 1 card", never "1 cards"."""
+    state = table(
+        ["Na+", "Ca2+", "Ca2+", "Al3+", "Al3+", "Ca2+"],
+        ["O2-", "Na+", "Na+", "Ca2+", "Al3+", "Na+"],
+        top=["Ca2+"],
+        power_play_prize="responder_cards",
+    )
+    state, _ = play(state, 0, "Na+")
+    state, _ = respond(state, 1, "O2-", 1)
+    state, events = GAME.apply(state, 0, {"type": "decline"})
+    text = event(events, "exchange_settled")["explanation"]
+    assert "collects the 1 card it played; seat 0's 1 card is set aside" in text
+
+
 def test_reinforcements_must_be_the_lead_ion_and_the_fewest_cards() -> None:
     state = table(
         ["Na+", "Na+", "Na+", "Na+", "Ca2+", "Cl-"],
@@ -527,12 +545,13 @@ def test_a_short_answer_that_beats_the_lead_is_a_power_play_without_draws() -> N
     assert [e["type"] for e in events] == ["responded", "power_play"]
 
 
-def no_play_table(seed: int) -> State:
+def no_play_table(seed: int, **options: Any) -> State:
     return GAME.setup(
         2,
         {
             "start_player": 0,
             "deal": [FILLER_CATIONS, ["Na+", "Na+", "Ca2+", "Al3+", "Al3+", "N3-"]],
+            **options,
         },
         seed=seed,
     )
@@ -543,10 +562,18 @@ def test_advanced_ruling_1_example_2_no_possible_play() -> None:
     of the responder's hand and collects it with its card; the responder draws 1."""
     state = no_play_table(1)
     assert GAME.to_act(state) == [0]
+    lead = ids(state, 0, "Ca2+", 1)[0]
     state, events = play(state, 0, "Ca2+")
     taken = event(events, "card_taken")
-    assert taken["seat"] == 0 and taken["from_seat"] == 1 and len(taken["cards"]) == 1
+    assert taken["seat"] == 0 and taken["from_seat"] == 1 and taken["count"] == 1
+    # into a face-down collection: only the seat it was taken from knows the card
+    assert "cards" not in taken and list(taken["private"]) == [1]
+    (card,) = taken["private"][1]["cards"]
+    assert [e.get("cards") for e in events_for(events, 0) if e["type"] == "card_taken"] == [None]
     settled = event(events, "exchange_settled")
+    assert settled["collected"] == {"seat": 0, "count": 2, "cards": [lead]}
+    assert "a random card from its hand, face down, and collects it" in settled["explanation"]
+    assert card["ion"] not in settled["explanation"].split("Ca2+")[-1]
     assert settled["result"] == "no_response" and settled["collector"] == 0
     assert settled["responder"] is None and settled["compound"] is None
     assert "no answer to Ca2+" in settled["explanation"]
@@ -557,10 +584,19 @@ def test_advanced_ruling_1_example_2_no_possible_play() -> None:
     assert state["history"][0]["result"] == "no_response"
 
 
+def test_with_collections_face_up_the_card_taken_is_shown_to_everyone() -> None:
+    state, events = play(no_play_table(1, collected="face_up"), 0, "Ca2+")
+    (card,) = event(events, "card_taken")["cards"]
+    settled = event(events, "exchange_settled")
+    assert settled["collected"]["count"] == 2 and card["id"] in settled["collected"]["cards"]
+    assert f"a random card from its hand, {card['ion']} (" in settled["explanation"]
+    assert GAME.scores(state)["seats"][0]["by_ion"] == dict(Counter(["Ca2+", card["ion"]]))
+
+
 def test_the_random_card_comes_from_the_games_generator() -> None:
     def taken(seed: int) -> str:
         _, events = play(no_play_table(seed), 0, "Ca2+")
-        return str(event(events, "card_taken")["cards"][0]["ion"])
+        return str(event(events, "card_taken")["private"][1]["cards"][0]["ion"])
 
     assert taken(4) == taken(4)
     assert {taken(s) for s in range(30)} == {"Na+", "Ca2+", "Al3+", "N3-"}
@@ -677,11 +713,52 @@ def test_views_show_own_hand_counts_of_others_and_public_cards() -> None:
     assert observer["you"] is None and all(s["hand"]["cards"] is None for s in observer["seats"])
 
 
-def test_collections_are_public_they_were_played_face_up() -> None:
-    state, _ = respond(*[play(example_3_base(), 0, "N3-")[0], 1, "Al3+", 1])
-    view = GAME.view(state, None)
-    assert [c["ion"] for c in view["seats"][0]["collection"]["cards"]] == ["N3-", "Al3+"]
-    assert view["history"][0]["formula"] == "AlN"
+def test_collections_lie_face_down_counted_not_shown_even_to_their_owner() -> None:
+    """ "Collected cards are placed beside the player face down." """
+    state, events = respond(*[play(example_3_base(), 0, "N3-")[0], 1, "Al3+", 1])
+    collected = event(events, "exchange_settled")["collected"]["cards"]  # seen face up
+    for viewer in (None, 0, 1):
+        view = GAME.view(state, viewer)
+        assert view["collected"] == "face_down"
+        assert view["seats"][0]["collection"] == {"count": 2, "cards": None}
+        assert view["seats"][0]["collected"] == 2
+        # the exchange just settled stays on show, as it lay on the table
+        assert [c["id"] for c in view["last_collected"]["cards"]] == collected
+        # resampling what the viewer cannot see moves the collected cards, and no view
+        # (nor the scores, which need no credential) changes
+        redealt = [GAME.redeal_hidden(state, viewer, k) for k in range(6)]
+        assert any(r["zones"]["collection"] != state["zones"]["collection"] for r in redealt)
+        assert all(GAME.view(r, viewer) == view for r in redealt)
+        assert all(GAME.scores(r) == GAME.scores(state) for r in redealt)
+    assert GAME.scores(state)["seats"][0]["by_ion"] is None
+    assert GAME.view(state, None)["history"][0]["formula"] == "AlN"
+
+
+def test_collections_face_up_are_shown_to_everyone() -> None:
+    state = table(
+        ["N3-", *FILLER_CATIONS[:5]],
+        ["Al3+", "Cl-", "Cl-", "O2-", "O2-", "Na+"],
+        collected="face_up",
+    )
+    state, _ = respond(*[play(state, 0, "N3-")[0], 1, "Al3+", 1])
+    for viewer in (None, 0, 1):
+        view = GAME.view(state, viewer)
+        assert [c["ion"] for c in view["seats"][0]["collection"]["cards"]] == ["N3-", "Al3+"]
+    assert GAME.scores(state)["seats"][0]["by_ion"] == {"N3-": 1, "Al3+": 1}
+
+
+def test_collections_are_turned_up_when_the_game_ends() -> None:
+    state = GAME.setup(2, {"start_player": 0}, seed=5)
+    while GAME.to_act(state):
+        seat = GAME.to_act(state)[0]
+        move, state = GAME.bot_move(state, seat, "greedy")
+        state, _ = GAME.apply(state, seat, move)
+    for viewer in (None, 0, 1):
+        piles = [s["collection"] for s in GAME.view(state, viewer)["seats"]]
+        assert [sorted(c["id"] for c in p["cards"]) for p in piles] == [
+            sorted(c) for c in state["zones"]["collection"]
+        ]
+    assert all(s["by_ion"] is not None for s in GAME.scores(state)["seats"])
 
 
 def example_3_base() -> State:
@@ -696,6 +773,6 @@ def test_scores_count_collected_cards_with_evidence() -> None:
     assert scores["seats"][0] == {
         "seat": 0,
         "collected": 5,
-        "by_ion": {"Ca2+": 3, "N3-": 2},
+        "by_ion": None,  # face down until the end
         "exchanges_won": [1],
     }

@@ -25,6 +25,7 @@ import pytest
 
 from service.problems import SERVICE_PROBLEMS
 
+from .contract import answered_outside
 from .test_gunicorn import _port, raw, serve
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,8 +47,23 @@ def test_every_problem_nginx_answers_is_in_the_catalogue() -> None:
         assert problem["status"] == int(override or status)
         assert problem["type"] == "/v1/problems/" + problem["code"]
         kind = SERVICE_PROBLEMS[problem["code"]]
+        answered_outside(problem["code"], "deploy/nginx.conf")
         if problem["code"] != "http_error":  # http_error's status is the one it names
             assert (kind.status, kind.title) == (problem["status"], problem["title"])
+
+
+def test_instances_are_found_by_name_while_nginx_runs_not_once_at_start() -> None:
+    """A recreated instance has a new address: nginx must look the name up again.
+
+    Its `upstream` blocks resolve their servers once, at start; a name in a variable
+    is resolved per request through `resolver`, cached `valid` seconds. The compose
+    stack test (tests/test_compose_stack.py) shows it with a real engine."""
+    assert not re.search(r"^\s*upstream\b", CONF, re.M)
+    resolver = re.search(r"^resolver 127\.0\.0\.11 valid=(\d+)s\b[^;]*;", CONF, re.M)
+    assert resolver and int(resolver[1]) <= 10
+    passes = re.findall(r"^\s*proxy_pass (\S+);", CONF, re.M)
+    assert passes and set(passes) == {"http://$rules_upstream"}
+    assert re.search(r"^\s*set \$rules_upstream rules:8000;", CONF, re.M)
 
 
 @pytest.fixture(scope="module")
@@ -60,9 +76,12 @@ def proxied(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterato
         port = _port()
         site = (
             CONF.replace("listen 8000;", f"listen 127.0.0.1:{port};")
-            .replace("server rules-a:8000;", f"server 127.0.0.1:{upstream};")
-            .replace("server rules-b:8000;", f"server 127.0.0.1:{upstream};")
+            # an address needs no resolver: Docker's DNS server is not asked here
+            .replace(
+                "set $rules_upstream rules:8000;", f"set $rules_upstream 127.0.0.1:{upstream};"
+            )
         )
+        assert f"127.0.0.1:{upstream}" in site
         (tmp / "site.conf").write_text(site)
         temp = " ".join(
             f"{kind}_temp_path {tmp / kind};" for kind in ("client_body", "proxy", "fastcgi")

@@ -4,13 +4,19 @@ on, and who may see which cards in views and events (issue 6 §4)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 import pytest
 
+from rules import shapes
 from rules.core import RuleViolation
-from rules.polymer import GAME
+from rules.polymer import GAME, INFO, wire
 from rules.polymer.cards import ids_for_codes
+from rules.polymer.clock import CLOCK
+from rules.polymer.game import ACTIONS, declared, start_timer
+from rules.shapes import ShapeError
 from service.play import events_for
 
 DEAL = [
@@ -354,3 +360,139 @@ def test_a_called_loan_is_repaid_with_exactly_what_is_owed(count: int) -> None:
     assert err.code == "wrong_repayment"
     t.move(1, {"type": "repay", "loan": loan, "cards": [t.card(c, 1) for c in ("7H", "7D")]})
     assert t.state["loans"] == []
+
+
+# ------------------------------------------------------------------ the wire (issue 16) -
+
+
+def test_the_declared_moves_are_the_move_types() -> None:
+    assert ACTIONS.shapes == wire.WIRE.moves
+
+
+def test_time_is_stamped_by_the_service_not_sent_by_a_client() -> None:
+    """The contract's moves have no ``at``; the rules take it as the service's stamp."""
+    sent = shapes.OneOf(options=tuple(shapes.shape(m) for m in wire.WIRE.moves))
+    with pytest.raises(ShapeError):
+        shapes.parse({"type": "ready", "at": 5}, sent)
+    assert GAME.parse_move({"type": "ready", "at": 5}) == {"type": "ready", "at": 5}
+    assert GAME.parse_move({"type": "ready"}) == {"type": "ready"}
+    with pytest.raises(RuleViolation) as err:
+        GAME.parse_move({"type": "decline", "offer": 1, "at": "soon"})
+    assert err.value.code == "bad_move"
+    assert set(err.value.details["errors"]["move"]) == {"at"}
+
+
+def test_an_offer_asks_in_face_codes_of_any_case() -> None:
+    move = {"type": "offer", "to": 1, "give": [3], "ask": ["qs"]}
+    assert GAME.parse_move(move)["ask"] == ["QS"]
+    assert GAME.parse_move({**move, "ask": ["ANY"]})["ask"] == ["any"]
+    with pytest.raises(RuleViolation) as err:
+        GAME.parse_move({**move, "ask": ["00"]})
+    # issue 17: the details carry what was sent, not its repr ("'00'")
+    assert err.value.code == "bad_card" and err.value.details == {"given": "00"}
+    assert "bad_card" in INFO.codes_at("move")
+
+
+def test_a_bot_asked_for_a_seat_already_ready_says_so() -> None:
+    """Issue 17: the bot answered {"type": "ready"} and the move then answered
+    already_ready, which no bot-move documented."""
+    state = GAME.setup(5, {"timer_seconds": 60}, seed=0)
+    state, _ = GAME.apply(state, 0, {"type": "ready", "at": 0})
+    with pytest.raises(RuleViolation) as err:
+        GAME.bot_move(state, 0, "random")
+    assert err.value.code == "already_ready" and "already_ready" in INFO.codes_at("bot")
+    assert GAME.bot_move(state, 1, "random")[0] == {"type": "ready"}
+
+
+def test_legal_moves_follow_the_table_order() -> None:
+    """The random bot draws from this list: offer by offer (accept, decline,
+    withdraw), loan by loan, then each neighbour (lower seat first) card by card."""
+    t = Table()
+    t.offer(0, 1, ["AS"], ["any"])
+    t.offer(1, 2, ["7H"], ["any"])
+    t.lend(2, 1, "10C")
+    moves = GAME.legal_moves(t.state, 1)
+    kinds = [m["type"] for m in moves]
+    assert kinds[:4] == ["accept", "decline", "withdraw", "repay"]
+    assert kinds[4:8] == ["offer", "lend", "offer", "lend"]
+    hand = t.state["hands"][1]
+    assert [(m["to"], (m.get("give") or m["cards"])[0]) for m in moves[4::2]] == [
+        (0, c) for c in hand
+    ] + [(2, c) for c in hand]
+
+
+@pytest.mark.parametrize(
+    ("players", "seed", "timer", "bots", "moves", "digest"),
+    [
+        (5, 1, 60, ["random"], 60, "da58aeee7d2acdae"),
+        (7, 2, 45, ["random", "trading"], 52, "453d078c5d3a5407"),
+        (12, 3, 30, ["trading"], 43, "8ad109b4dc41eac2"),
+    ],
+)
+def test_a_seed_plays_the_game_it_played_before(
+    players: int, seed: int, timer: int, bots: list[str], moves: int, digest: str
+) -> None:
+    """The bots' moves for a seed, recorded before the move types moved to
+    rules.actions (issue 16): a change in the legal moves' order or in a bot shows."""
+    state = GAME.setup(players, {"timer_seconds": timer}, seed)
+    played: list[Any] = []
+    while GAME.to_act(state):
+        seat = GAME.to_act(state)[len(played) % len(GAME.to_act(state))]
+        move, state = GAME.bot_move(state, seat, bots[len(played) % len(bots)])
+        state, _ = GAME.apply(state, seat, move)
+        played.append([seat, move])
+    text = json.dumps(played, sort_keys=True).encode()
+    assert (len(played), hashlib.sha256(text).hexdigest()[:16]) == (moves, digest)
+
+
+def refusal(state: dict[str, Any], seat: int, patterns: Any) -> RuleViolation:
+    with pytest.raises(RuleViolation) as err:
+        declared(state, seat, patterns)
+    code = err.value.code
+    assert code in INFO.codes_at("arrangement"), code
+    details = err.value.details
+    if code in wire.ARRANGEMENT_DETAILS:
+        shapes.parse(details, wire.ARRANGEMENT_DETAILS[code])
+    else:
+        assert details == {}
+    return err.value
+
+
+def test_the_arrangement_check_answers_as_declared() -> None:
+    t = Table()
+    seat = 0
+    hand = t.state["hands"][seat]
+    answer = declared(t.state, seat, [["AS", "2S", "3S"], [hand[4], hand[5]]])
+    shapes.parse(answer, wire.ArrangementCheck)
+    assert answer["neighbour_longest_sum"] is None and answer["declared"]["score"] is None
+    empty = refusal(t.state, seat, [[]])
+    # issue 17: the details of [[]] have one declared shape (a list of card ids)
+    assert empty.code == "not_a_pattern" and empty.details["cards"] == []
+    assert refusal(t.state, seat, [["AS", "3S"]]).details["reason"] == "not_consecutive"
+    assert refusal(t.state, seat, [["7H", "7D"]]).code == "card_not_in_hand"
+    assert refusal(t.state, seat, [["AS", "2S"], [hand[0], "3S"]]).code == "card_used_twice"
+    assert refusal(t.state, seat, [["00"]]).details == {"given": "00"}
+    assert refusal(t.state, seat, [[104]]).details == {"card": 104}
+    assert refusal(t.state, seat, "AS").code == "bad_patterns"
+    waiting = GAME.setup(5, {"deal": DEAL}, seed=0)
+    assert refusal(waiting, seat, [["AS", "2S"]]).code == "not_started"
+    t.time_up()
+    ended = declared(t.state, seat, [["AS", "2S", "3S"]])
+    shapes.parse(ended, wire.ArrangementCheck)
+    assert ended["neighbour_longest_sum"] is not None
+
+
+def test_codes_say_where_they_are_answered() -> None:
+    assert INFO.codes_at("start") == ["already_started", "timer_expired"]
+    assert INFO.all_codes()["timer_expired"].status == 409
+    t = Table()
+    with pytest.raises(RuleViolation) as err:
+        start_timer(t.state, 0)
+    assert err.value.code == "already_started"
+
+
+def test_the_session_clock_block_is_as_declared() -> None:
+    t = Table()
+    t.lend(0, 1, "AS")
+    for state in (GAME.setup(5, {"deal": DEAL}, seed=0), t.state):
+        shapes.parse(CLOCK.block(state, 1_700_000_000_000), wire.SessionClock)

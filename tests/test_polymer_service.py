@@ -23,7 +23,7 @@ from service.tokens import Sealer
 
 from .conftest import KEY_A, auth, make_settings
 
-pytestmark = pytest.mark.redis
+pytestmark = [pytest.mark.redis, pytest.mark.every_redis]
 BASE = "/v1/polymer"
 
 

@@ -107,10 +107,21 @@ def test_cards_as_shown() -> None:
         "kind": "monomer",
         "key": "styrene",
         "name": "Styrene",
+        "joker": False,
         "value": 1,
         "formula": "C8H8",
         "molar_mass": formula_mass("C8H8"),
+        "compound": "styrene",
+        "smiles": "C=Cc1ccccc1",
     }
+    # the seed's grey label: termination, TEMPO, CTA and copolymer cards, and no other
+    for card in GAME.deck():
+        assert card["joker"] is (card["kind"] in ("termination", "tempo", "cta", "copolymer"))
+        assert (
+            ("smiles" in card)
+            is ("formula" in card)
+            is (card["kind"] not in ("termination", "copolymer"))
+        )
     aibn = next(c for c in GAME.deck() if c["kind"] == "initiator" and c["radicals"] == 2)
     assert aibn["name"] == "AIBN" and aibn["fragment"] == "C4H6N" and "N2" in aibn["reaction"]
 

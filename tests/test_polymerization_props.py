@@ -46,40 +46,73 @@ def end_mass(group: str) -> float:
     return -mass("H") if group == "-H" else mass(group)
 
 
+def expected_mi(state: dict[str, Any], chain: dict[str, Any]) -> float:
+    """A chain's molar mass from its cards' formulas (and its end groups, by option)."""
+    opts = state["options"]
+    mi = 0.0
+    for card in chain["cards"]:
+        c = DECK[card]
+        if c["kind"] == "monomer":
+            mi += (c["value"] if opts["units_per_card"] == "value" else 1) * mass(c["formula"])
+    if opts["end_groups"]:
+        mi += sum(end_mass(g) for g in chain["ends"])
+    return mi
+
+
+def counts(state: dict[str, Any], chain: dict[str, Any]) -> bool:
+    return chain["state"] == "terminated" or (
+        state["options"]["capped_count"] and chain["state"] == "capped"
+    )
+
+
 def expected_scores(state: dict[str, Any]) -> list[dict[str, Any]]:
     """Each seat's monomers and Mn, Mw, PDI, from the chains' cards and the seed's formulas."""
     opts = state["options"]
     out = []
     for seat in range(state["players"]):
-        masses, monomers = [], 0
+        masses, monomers, counted = [], 0, []
         for chain in state["chains"]:
-            counts = chain["state"] == "terminated" or (
-                opts["capped_count"] and chain["state"] == "capped"
-            )
-            if chain["owner"] != seat or not counts:
+            if chain["owner"] != seat or not counts(state, chain):
                 continue
-            mi = 0.0
             for card in chain["cards"]:
                 c = DECK[card]
                 if c["kind"] == "monomer":
-                    n = c["value"] if opts["units_per_card"] == "value" else 1
-                    monomers += n
-                    mi += n * mass(c["formula"])
-            if opts["end_groups"]:
-                mi += sum(end_mass(g) for g in chain["ends"])
-            masses.append(mi)
+                    monomers += c["value"] if opts["units_per_card"] == "value" else 1
+            masses.append(expected_mi(state, chain))
+            counted.append(chain["id"])
         if masses:
             mn = sum(masses) / len(masses)
             mw = sum(m * m for m in masses) / sum(masses)
-            out.append({"monomers": monomers, "mn": mn, "mw": mw, "pdi": mw / mn})
+            out.append(
+                {"monomers": monomers, "counted": counted, "mn": mn, "mw": mw, "pdi": mw / mn}
+            )
         else:
-            out.append({"monomers": monomers, "mn": None, "mw": None, "pdi": None})
+            out.append({"monomers": monomers, "counted": [], "mn": None, "mw": None, "pdi": None})
     return out
 
 
-def scores_agree(state: dict[str, Any]) -> None:
+def view_shows_the_scores(state: dict[str, Any], want: list[dict[str, Any]]) -> None:
+    """The view shows each chain's Mi and each seat's Mn, Mw and PDI as play goes, as
+    recomputed here (the seats' rows are the same in every seat's view)."""
+    shown = GAME.view(state, None)
+    for chain, raw in zip(shown["chains"], state["chains"], strict=True):
+        assert chain["mi"] == pytest.approx(expected_mi(state, raw), rel=1e-6, abs=1e-6)
+    for seat, row in enumerate(shown["seats"]):
+        assert row["counted"] == want[seat]["counted"]
+        for key in ("mn", "mw", "pdi"):
+            if want[seat][key] is None:
+                assert row[key] is None
+            else:
+                assert row[key] == pytest.approx(want[seat][key], rel=1e-6), key
+
+
+def scores_agree(state: dict[str, Any], *, view: bool = False) -> None:
+    """The scores (and, with ``view``, the view) agree with the recomputation."""
     got = GAME.scores(state)["seats"]
-    for seat, want in enumerate(expected_scores(state)):
+    expected = expected_scores(state)
+    if view:
+        view_shows_the_scores(state, expected)
+    for seat, want in enumerate(expected):
         assert got[seat]["monomers"] == want["monomers"]
         for key in ("mn", "mw", "pdi"):
             if want[key] is None:
@@ -174,7 +207,7 @@ def playout(players: int, seed: int, bots: list[str], opts: dict[str, Any], deep
         if deep:
             every_card_once(state)
             views_leak_nothing(state)
-            scores_agree(state)
+            scores_agree(state, view=True)
         if state["turns"] != before[0]:
             turns += 1
             assert measure(state) < before[1]

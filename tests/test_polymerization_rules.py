@@ -293,6 +293,18 @@ def test_the_number_of_monomers_of_a_chain(per_card: str, units: int) -> None:
     assert GAME.view(state, None)["chains"][0]["units"] == units == events[0]["units"]
 
 
+def test_explanations_say_1_unit_and_2_units() -> None:
+    """One monomer unit is "1 unit", never "1 units" (issue 20)."""
+    deal_ = deal([[FENTON[0], S1[0], S1[1]], []], units_per_card="one")
+    state, events = play(deal_, 0, {"type": "initiate", "card": FENTON[0], "monomers": [[S1[0]]]})
+    assert "(styrene, 1 unit)" in events[0]["explanation"]
+    state = pass_turn(state, 1)
+    state, events = play(state, 0, {"type": "propagate", "chain": 1, "cards": [S1[1]]})
+    text = events[0]["explanation"]
+    assert "adds 1 styrene unit (values 1)" in text and "now has 2 units." in text
+    assert "1 units" not in text
+
+
 # ---------------------------------------------------------------- TEMPO (SFRP) ------
 def test_tempo_caps_your_own_growing_chain_and_protects_it() -> None:
     state = started([TEMPO[0], S2[0]], [S1[0]], [CTA[0], COPO[0], COMB[0], M1[0], N1[0]])
@@ -691,6 +703,75 @@ def test_mn_mw_pdi_against_a_hand_computation() -> None:
             "mass": pytest.approx(3 * MMA),
         },
     ]
+
+
+def test_the_view_shows_mn_mw_pdi_as_play_goes() -> None:
+    """Before any chain is terminated a seat has no Mn; after the scored game, every
+    view shows seat 0's two dead chains, their Mi, and the Mn, Mw and PDI /scores gives."""
+    before = two_chains([CTA[0], S1[1], COMB[0], S2[1]], [])
+    row = GAME.view(before, 1)["seats"][0]
+    assert (row["counted"], row["mn"], row["mw"], row["pdi"]) == ([], None, None, None)
+    assert [c["mi"] for c in GAME.view(before, 1)["chains"]] == pytest.approx(
+        [3 * STYRENE, 3 * MMA]
+    ), "a growing chain shows its Mi as it stands"
+    state = scored_game()
+    scores = GAME.scores(state)["seats"][0]
+    for seat in (0, 1, None):
+        view = GAME.view(state, seat)
+        row = view["seats"][0]
+        assert row["counted"] == [1, 3] == row["terminated"]
+        assert (row["mn"], row["mw"], row["pdi"]) == (scores["mn"], scores["mw"], scores["pdi"])
+        assert (round(row["mn"], 2), round(row["mw"], 2), round(row["pdi"], 3)) == (
+            462.62,
+            511.37,
+            1.105,
+        )
+        mi = {c["id"]: c["mi"] for c in view["chains"]}
+        assert [mi[1], mi[3]] == [c["mi"] for c in scores["chains"]]
+        assert view["seats"][1]["mn"] is None
+
+
+def test_the_view_counts_capped_chains_with_capped_count() -> None:
+    for capped_count in (False, True):
+        state = started([TEMPO[0]], [S1[0], S2[0]], capped_count=capped_count)
+        state = pass_turn(state, 1)
+        state, _ = play(state, 0, {"type": "cap", "card": TEMPO[0], "chain": 1})
+        row = GAME.view(state, None)["seats"][0]
+        assert row["counted"] == ([1] if capped_count else [])
+        assert (row["mn"] is None) is not capped_count
+        if capped_count:
+            assert row["mn"] == row["mw"] == pytest.approx(3 * STYRENE) and row["pdi"] == 1.0
+
+
+def test_the_view_names_every_monomer_and_initiator_with_its_structure() -> None:
+    view = GAME.view(GAME.setup(2, {}, seed=1), None)
+    assert [(m["key"], m["formula"], m["smiles"]) for m in view["monomers"]] == [
+        ("styrene", "C8H8", "C=Cc1ccccc1"),
+        ("methyl_methacrylate", "C5H8O2", "C=C(C)C(=O)OC"),
+        ("methyl_acrylate", "C4H6O2", "C=CC(=O)OC"),
+        ("acrylonitrile", "C3H3N", "C=CC#N"),
+    ]
+    assert view["monomers"][0]["molar_mass"] == STYRENE
+    assert [(i["key"], i["compound"], i["radicals"]) for i in view["initiators"]] == [
+        ("fenton", "hydrogen peroxide", 1),
+        ("aibn", "2,2'-azobis(2-methylpropanenitrile)", 2),
+    ]
+
+
+def test_a_joker_in_hand_is_flagged() -> None:
+    state = deal([[TEMPO[0], CTA[0], COMB[0], COPO[0], S1[0], FENTON[0]], []])
+    hand = GAME.view(state, 0)["you"]["hand"]["cards"]
+    assert {c["key"]: c["joker"] for c in hand} == {
+        "tempo": True,
+        "cta": True,
+        "combination": True,
+        "copolymer": True,
+        "styrene": False,
+        "fenton": False,
+        # the fillers (deal): monomers
+        "acrylonitrile": False,
+        "methyl_methacrylate": False,
+    }
 
 
 def test_end_groups_can_be_added_to_mi() -> None:

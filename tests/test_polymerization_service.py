@@ -193,13 +193,3 @@ def test_stack_empty_over_http(table: Any) -> None:
     t.move(0, {"type": "discard", "card": 1})
     assert t.last["view"]["stack"]["count"] == 0 and t.last["to_act"] == [1]
     assert t.move(1, {"type": "draw"}, expect=422)["code"] == "stack_empty"
-
-
-WALKED = {*WALK, "stack_empty"}
-"""The game's own codes, each walked over HTTP above (the problem catalogue test uses it)."""
-
-
-def test_every_declared_code_is_walked() -> None:
-    from rules.polymerization import GAME
-
-    assert set(GAME.info.codes) == WALKED

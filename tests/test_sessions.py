@@ -27,10 +27,10 @@ from service import create_app
 from service.sessions.flow import ENDED_TTL_SECONDS
 from service.sessions.store import SessionStore
 
-from .conftest import KEY_A, auth, make_settings
+from .conftest import KEY_A, TEST_PREFIX, auth, make_settings
 from .test_polymer_service import stored_state
 
-pytestmark = pytest.mark.redis
+pytestmark = [pytest.mark.redis, pytest.mark.every_redis]
 ED = "element-draft"
 PO = "polymer"
 # a short draft (3 rounds for 2 players, 2 rounds for 3): whole games stay fast
@@ -930,7 +930,7 @@ def test_after_the_deadline_the_first_request_shows_the_game_ended(client: Flask
 
 @pytest.fixture()
 def store(redis_url: str) -> SessionStore:
-    return SessionStore(redis_url, ttl_seconds=60)
+    return SessionStore(redis_url, ttl_seconds=60, prefix=TEST_PREFIX)
 
 
 def _stored(store: SessionStore, deadline_ms: int | None) -> str:
@@ -974,6 +974,30 @@ def test_the_store_refuses_a_commit_after_the_deadline_by_redis_clock(
     assert session is not None and session.token == "t1" and session.deadline_ms is None
 
 
+def test_a_stale_system_commit_is_refused_too(store: SessionStore) -> None:
+    """The service's own transition (time-up) skips the deadline check, never the version
+    check: applied twice, time-up would settle loans twice and move the version back."""
+    past = _stored(store, store.now_ms() - 1)
+    assert _commit(store, past, system=True).status == "applied"  # version 4 -> 5
+    again = _commit(store, past, system=True)  # computed on version 4 again
+    assert (again.status, again.version) == ("stale", 5)
+    session, _ = store.load(past)
+    assert session is not None and session.version == 5 and session.token == "t1"
+    ahead = store.commit(
+        past,
+        expected=5,
+        version=7,
+        token="t2",
+        deadline_ms=None,
+        public={},
+        message=None,
+        system=True,
+    )
+    assert ahead.status == "applied"
+    behind = _commit(store, past, system=True)  # an old transition cannot bring version 5 back
+    assert (behind.status, behind.version) == ("stale", 7)
+
+
 def test_the_store_commits_before_the_deadline_and_without_one(store: SessionStore) -> None:
     for deadline in (store.now_ms() + 60_000, None):
         session_id = _stored(store, deadline)
@@ -1001,4 +1025,6 @@ def test_the_store_files_answers_under_seat_credential_and_key(store: SessionSto
     assert store.idempotent(session_id, 2, "cred", "k") == answer
     for seat, cred, key in ((1, "cred", "k"), (2, "other", "k"), (2, "cred", "k2")):
         assert store.idempotent(session_id, seat, cred, key) is None
-    assert 0 < store.redis.ttl(store.idem_key(session_id, 2, "cred", "k")) <= 60
+    # the answer is a field of the session's hash: it expires with the session, never later
+    assert store.redis.hexists(store.key(session_id), store.idem_field(2, "cred", "k"))
+    assert 0 < store.redis.ttl(store.key(session_id)) <= 60

@@ -63,6 +63,7 @@ def test_a_refused_stream_holds_no_place() -> None:
     assert list(counts) == [0, 0]
 
 
+@pytest.mark.every_redis
 def test_the_events_endpoint_takes_a_place_and_gives_it_back_on_close(
     redis_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -85,16 +86,22 @@ def test_the_events_endpoint_takes_a_place_and_gives_it_back_on_close(
     assert streams.open_streams() == 0
 
 
+@pytest.mark.every_redis
 def test_open_streams_never_take_the_connections_moves_need(
     redis_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """redis-py pools hold 100 connections per process by default; streams must not
-    exhaust the one the moves use (found at ~190 streams over 2 workers)."""
+    """Streams hold their pub/sub connections while open; they must not exhaust the
+    pool the moves use (found at ~190 streams over 2 workers with one shared pool)."""
     from service import create_app
 
     monkeypatch.setattr(streams, "_limiter", streams.Limiter())
-    app = create_app(make_settings(redis_url=redis_url, sse_max_streams=8))
-    app.extensions["chemgames.store"].redis.connection_pool.max_connections = 4
+    settings = make_settings(
+        redis_url=redis_url,
+        sse_max_streams=8,
+        redis_max_connections=4,  # moves' pool, per node: fewer than the open streams
+        redis_pool_timeout_seconds=0.5,  # a move that found none would fail fast, 503
+    )
+    app = create_app(settings)
     client = app.test_client()
     sid = client.post("/v1/polymer/sessions", json={"players": 5}).get_json()["session_id"]
     opened = []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules import match
+from rules import match, shapes
 from rules.core import RuleViolation, rank_seats
 from rules.rng import new_rng
 from rules.zones import Layout, Seen, Zone, named_cards
@@ -115,7 +115,7 @@ def test_a_match_rotates_the_dealer_left_and_adds_up_rounds() -> None:
     assert [r["points"] for r in m["rounds"]] == [[4, 2, 3], [7, 1, 0]]
     out = match.outcome(m)
     assert out.ranking == (0, 1, 2) and out.places == (1, 2, 2) and out.winners == (0,)
-    assert events[-1]["type"] == "match_over" and events[-1]["places"] == [1, 2, 2]
+    assert events[-1]["type"] == "game_over" and events[-1]["places"] == [1, 2, 2]
 
 
 def test_a_single_round_match_and_a_tie_that_plays_on() -> None:
@@ -157,18 +157,23 @@ def test_max_rounds_ends_a_match_that_never_reaches_its_target() -> None:
     assert events[-1]["reason"] == "target" and match.view(reached)["max_rounds"] is None
 
 
-@pytest.mark.parametrize("max_rounds", [0, 1001, 2.0, False, "3"])
+@pytest.mark.parametrize("max_rounds", [0, 1001, 2.0, False, "3", None])
 def test_impossible_round_limits_are_refused(max_rounds: object) -> None:
-    with pytest.raises(RuleViolation) as err:
-        match.check_options(250, "share", max_rounds)
-    assert err.value.code == "bad_option"
+    with pytest.raises(shapes.ShapeError):
+        shapes.parse(max_rounds, match.MaxRounds)
 
 
 @pytest.mark.parametrize("target", [0, -1, 10_001, 2.5, True, "250"])
 def test_impossible_targets_are_refused(target: object) -> None:
+    with pytest.raises(shapes.ShapeError):
+        shapes.parse(target, match.Target)
+    assert shapes.parse(None, match.Target) is None  # one round
+
+
+def test_a_match_option_is_refused_with_bad_option_in_a_game() -> None:
     with pytest.raises(RuleViolation) as err:
-        match.check_options(target)
-    assert err.value.code == "bad_option"
+        tiny_game.setup(2, {"target": 0}, seed=1)
+    assert err.value.code == "bad_option" and "target" in err.value.message
 
 
 def test_rank_seats_gives_competition_places() -> None:
@@ -188,8 +193,8 @@ def test_the_tiny_game_deals_again_after_each_round_until_the_target() -> None:
     rounds = 0
     while not tiny_game.outcome(state).finished:
         seat = tiny_game.to_act(state)[0]
-        move, state = tiny_game.bot_move(state, seat, "greedy")
-        state, events = tiny_game.apply(state, seat, move)
+        move, state = tiny_game.GAME.bot_move(state, seat, "greedy")
+        state, events = tiny_game.GAME.apply(state, seat, move)
         rounds += sum(e["type"] == "round_scored" for e in events)
     m = state["match"]
     assert rounds == len(m["rounds"]) >= 1 and max(m["totals"]) >= 6

