@@ -7,7 +7,9 @@
 # published in docker-library/repo-info (repos/python/remote/3.11-slim.md at commit
 # 2477d553d2fdfa57b4ec11f63c8376eca8b7a253: Python 3.11.15 on Debian trixie, built
 # 2026-08-05). To move on: `docker buildx imagetools inspect python:3.11-slim`.
-FROM python:3.11-slim@sha256:90744cff8f32887f075c47d747a173ff333e9e98801667af93c357fa9f5e28ff AS base
+# BASE replaces it where that image cannot be pulled (docs/OPERATIONS.md: stand-ins).
+ARG BASE=python:3.11-slim@sha256:90744cff8f32887f075c47d747a173ff333e9e98801667af93c357fa9f5e28ff
+FROM ${BASE} AS base
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
@@ -21,24 +23,34 @@ WORKDIR /src
 COPY pyproject.toml README.md LICENSE ./
 COPY rules ./rules
 COPY service ./service
-RUN python -m venv /venv && /venv/bin/pip install --no-cache-dir .
+# pip and setuptools build the environment, then leave it: nothing at run time uses them
+RUN python -m venv /venv && /venv/bin/pip install --no-cache-dir . \
+    && /venv/bin/pip uninstall --yes pip setuptools
 
 FROM base
+# and the base image's own copies (python:3.11-slim has pip, setuptools and wheel; a
+# base without them, like the stand-in in docs/OPERATIONS.md, has nothing to remove)
+RUN if python -m pip --version >/dev/null 2>&1; then \
+        python -m pip uninstall --yes pip setuptools wheel; \
+    fi
+# REQUIRE_STATE_KEYS: an instance with a key of its own could not open another's
+# tokens, and its restart would void every token in play, so without STATE_KEYS the
+# server refuses to start (`make serve` makes a development key instead).
 ENV PATH=/venv/bin:$PATH \
     CHEMGAMES_HOME=/app \
-    BIND=0.0.0.0:8000
+    BIND=0.0.0.0:8000 \
+    REQUIRE_STATE_KEYS=1
 WORKDIR /app
 COPY --from=build /venv /venv
-COPY gunicorn.conf.py LICENSE ./
+COPY gunicorn.conf.py LICENSE deploy/healthcheck.py ./
 COPY docs ./docs
-COPY openapi ./openapi
 RUN groupadd --gid 10001 app \
-    && useradd --uid 10001 --gid 10001 --create-home app \
-    && mkdir -p /app/instance && chown 10001:10001 /app/instance
+    && useradd --uid 10001 --gid 10001 --create-home app
 USER 10001:10001
 EXPOSE 8000
-HEALTHCHECK --interval=30s --timeout=3s \
-    CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2).status != 200)"]
+# GET /healthz on the port BIND names (deploy/healthcheck.py)
+HEALTHCHECK --interval=30s --timeout=3s CMD ["python", "/app/healthcheck.py"]
 # STATE_KEYS and REDIS_URL come from the environment (README, Configuration); without
-# REDIS_URL the server refuses to start, since this image has no embedded Redis.
+# either the server refuses to start and says why (no embedded Redis in this image).
+# Nothing is written to the file system: `docker run --read-only` works.
 CMD ["gunicorn", "--config", "gunicorn.conf.py", "service:create_app()"]

@@ -43,6 +43,12 @@ keepalive = 5
 accesslog = None  # the app writes one JSON line per request itself
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
+# Nothing has to be writable, so the image runs under `docker run --read-only`: the
+# workers' heartbeat files go to the shared-memory tmpfs (also where gunicorn's docs
+# advise them, off a disk) rather than /tmp, and the control socket gunicorn 25+ opens
+# under $HOME by default is off (operations use signals; nothing here uses gunicornc).
+worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
+control_socket_disable = True
 
 # The errors gunicorn answers itself, before the app sees a request, as the problems
 # the app would send (catalogue: GET /v1/problems). Any other status: `http_error`.
@@ -99,6 +105,16 @@ class ProblemWorker(GeventWorker):
     would send is replaced (what remains HTML is listed in docs/OPERATIONS.md).
     """
 
+    _quitting = False
+
+    def handle_quit(self, sig: int, frame: Any) -> None:
+        """Quit once. Ctrl-C signals the whole process group: a worker gets SIGINT from
+        the terminal and SIGQUIT from the master, and a second exit, raised while the
+        first is unwinding, printed a gevent traceback."""
+        if not self._quitting:
+            self._quitting = True
+            super().handle_quit(sig, frame)
+
     def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
         captured = _Captured(client)
         super().handle_error(req, captured, addr, exc)
@@ -122,9 +138,12 @@ worker_class = ProblemWorker
 def on_starting(server: object) -> None:
     """Before workers fork: the shared dev key, the stream counts, a Redis if none is set."""
     from service import streams
-    from service.config import Settings
+    from service.config import ConfigError, Settings
 
-    Settings.from_env()  # creates instance/dev-state-key once when STATE_KEYS is unset
+    try:
+        Settings.from_env()  # creates instance/dev-state-key once when STATE_KEYS is unset
+    except ConfigError as error:
+        raise SystemExit(f"chemgames: {error}") from None
     streams.share()
     if not os.environ.get("REDIS_URL"):
         from service import embedded_redis

@@ -5,14 +5,11 @@ from __future__ import annotations
 import subprocess
 import sys
 
-IN_PROCESS = (
-    "element-draft",
-    "chemistry-battle",
-    "compound-capture",
-    "chemistry-canasta",
-    "metal-vs-nonmetal",
-    "polymerization",
-)
+from rules.registry import GAMES
+
+# every turn-based game is benchmarked the same way; a real-time game (a clock) is
+# measured over HTTP with its own benchmark
+IN_PROCESS = tuple(slug for slug, game in GAMES.items() if game.clock is None)
 BENCHES = [
     ["bench/word_detection.py"],
     *(["-m", "bench.games", "--game", game] for game in IN_PROCESS),
