@@ -16,7 +16,20 @@ TOKEN_MAX = 200_000
 SEED_MAX = 2**63 - 1
 
 
-class ProblemSchema(ma.Schema):
+class Shared(ma.Schema):
+    """A schema instance shared, not copied, when flask-smorest copies a view's doc.
+
+    flask-smorest deep-copies the doc an operation has gathered at each of its
+    decorators (a dozen problem responses each); copying the schema instances in it
+    made building the app take seconds. This service never changes a schema instance
+    after building it, so a copy may be the instance itself.
+    """
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Shared:
+        return self
+
+
+class ProblemSchema(Shared):
     """RFC 9457 problem details, with a stable machine `code`.
 
     Extension members may appear (RFC 9457 section 3.2); those this service sends are
@@ -245,7 +258,7 @@ def bots_field(bots: tuple[str, ...]) -> fields.Dict:
     )
 
 
-class StrictSchema(ma.Schema):
+class StrictSchema(Shared):
     """Refuse unknown members, so a typo is an error rather than silently ignored."""
 
     class Meta:
