@@ -300,7 +300,10 @@ class Clock:
     - ``expire(state)``: the game's own transition once the deadline has passed;
     - ``started(state, now_ms)``: the game with its clock started at ``now_ms`` (the
       contract's examples);
-    - ``stored(state)``: public facts kept readable beside the session (operators).
+    - ``stored(state)``: public facts kept readable beside the session (operators);
+    - ``pace(state, seat, moves)``: how long (ms) a bot seat the service plays waits
+      before its next move, after ``moves`` moves; ``None``: the service plays no seat
+      of this game.
     """
 
     public: type
@@ -312,6 +315,7 @@ class Clock:
     expire: Callable[[State], tuple[State, list[Event]]]
     started: Callable[[State, int], State]
     stored: Callable[[State], JSON]
+    pace: Callable[[State, int, int], int] | None = None
 
 
 @dataclass(frozen=True)

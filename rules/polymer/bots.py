@@ -21,6 +21,7 @@ it has no move (``already_ready``), as it does for a seat with nothing to do
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 
 from rules.core import Move, RuleViolation, State, left_of, right_of
@@ -34,6 +35,32 @@ from .table import blocking_loans, time_is_up, to_act
 
 BOTS = ("random", "greedy", "trading")
 THINK_MS = (200, 2000)
+"""The think time of a bot on the rules' own logical clock (``choose``)."""
+BOT_THINK_MS = (1500, 4000)
+"""The service's bot seats' think time on the server's clock, unless the option says."""
+
+
+def pace(state: State, seat: int, moves: int) -> int:
+    """How long (ms) bot seat ``seat`` thinks before its next move on the server's clock,
+    after ``moves`` moves of the game: drawn between the options ``bot_think_min_ms``
+    and ``bot_think_max_ms`` from the game's own generator key (so a seed replays the
+    same waits), without advancing the generator (a wait is drawn whether or not the
+    bot had anything to do).
+
+    >>> from rules.rng import new_rng
+    >>> options = {"bot_think_min_ms": 1000, "bot_think_max_ms": 1200}
+    >>> state = {"options": options, "rng": new_rng(3)}
+    >>> waits = [pace(state, 1, n) for n in range(50)]
+    >>> 1000 <= min(waits) < max(waits) <= 1200, pace(state, 1, 7) == waits[7]
+    (True, True)
+    """
+    options = state["options"]
+    least = options.get("bot_think_min_ms", BOT_THINK_MS[0])
+    most = options.get("bot_think_max_ms", BOT_THINK_MS[1])
+    digest = hashlib.blake2b(
+        f"pace:{seat}:{moves}".encode(), key=bytes.fromhex(state["rng"]["key"]), digest_size=8
+    ).digest()
+    return int(least) + int.from_bytes(digest, "big") % (int(most) - int(least) + 1)
 
 
 def _think(state: State) -> tuple[RngState, int]:

@@ -17,6 +17,7 @@ from typing import Any
 from rules.core import JSON, Clock, Event, Move, State
 
 from . import wire
+from .bots import pace
 from .moves import apply, start_timer
 
 
@@ -86,4 +87,5 @@ CLOCK = Clock(
     expire=expire,
     started=started,
     stored=lambda state: {"phase": state["phase"], "loans": public_loans(state)},
+    pace=pace,
 )

@@ -213,6 +213,14 @@ def _check_deal(deal: object, players: int) -> list[list[int]]:
 def setup(players: int, options: Mapping[str, Any], seed: int) -> State:
     players = check_players(INFO, players)
     opts = resolve_options(INFO, options)
+    least, most = opts["bot_think_min_ms"], opts["bot_think_max_ms"]
+    if least > most:
+        raise RuleViolation(
+            "bad_option",
+            f"The option 'bot_think_min_ms' ({least}) is more than 'bot_think_max_ms' "
+            f"({most}); a bot's think time is drawn between the two.",
+            errors={"options": {"bot_think_max_ms": [f"Must be at least {least}."]}},
+        )
     rng = new_rng(seed)
     if opts["deal"] is not None:
         hands = _check_deal(opts["deal"], players)

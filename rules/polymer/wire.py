@@ -78,6 +78,27 @@ class Options(TypedDict, total=False):
             maximum=7200,
         ),
     ]
+    bot_think_min_ms: Annotated[
+        int,
+        F(
+            "The least time (ms) a bot seat the service plays thinks between two of its "
+            "moves; each wait is drawn afresh between this and bot_think_max_ms, "
+            "reproducibly from the seed.",
+            default=1500,
+            minimum=100,
+            maximum=60_000,
+        ),
+    ]
+    bot_think_max_ms: Annotated[
+        int,
+        F(
+            "The most time (ms) a bot seat the service plays thinks between two of its "
+            "moves (at least bot_think_min_ms). The defaults are a brisk human pace.",
+            default=4000,
+            minimum=100,
+            maximum=60_000,
+        ),
+    ]
     deal: Annotated[
         list[Annotated[list[Annotated[str, F(max_length=4)]], F(min_items=1)]] | None,
         F(
