@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ from . import cors, logs
 from .api import ProblemApi, install_error_handlers
 from .config import Settings
 from .docs import HEADERS, SECURITY_SCHEMES, HeadersPlugin
+from .due import DueWork, Runner
 from .games import game_apis
 from .http_cache import cacheable, compress
 from .jsonio import OrjsonProvider
@@ -24,6 +26,7 @@ from .problems import Problem
 from .redis_client import RedisBackend
 from .schemas.common import DETAIL_RECORD, FIELD_ERRORS, SEAT_TOKEN, wire_field2properties
 from .schemas.contract import BOOK
+from .sessions import realtime
 from .sessions.store import SessionStore
 from .tokens import Sealer
 
@@ -96,6 +99,9 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
             wait_replicas=settings.redis_wait_replicas,
             wait_timeout_ms=settings.redis_wait_timeout_ms,
         )
+        due = DueWork(backend, settings.redis_key_prefix, lease_ms=settings.due_lease_ms)
+        realtime.install(due)
+        app.extensions["chemgames.due"] = due
     apis = game_apis()
     app.extensions["chemgames.games"] = apis
 
@@ -148,7 +154,24 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
         api.register_blueprint(blp)
     install_limits(app, settings)
     app.extensions["chemgames.api"] = api
+    if settings.due_work and "chemgames.due" in app.extensions:
+        app.extensions["chemgames.runner"] = runner(app, settings.due_poll_ms)
     return app
+
+
+def in_context(app: Flask) -> Callable[[Callable[[], None]], None]:
+    """Runs a piece of due work inside ``app``'s context."""
+
+    def wrap(work: Callable[[], None]) -> None:
+        with app.app_context():
+            work()
+
+    return wrap
+
+
+def runner(app: Flask, poll_ms: int) -> Runner:
+    """This process's runner of due work (every worker of every instance runs one)."""
+    return Runner(app.extensions["chemgames.due"], in_context(app), poll_ms=poll_ms).start()
 
 
 def _pages(app: Flask) -> None:

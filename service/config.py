@@ -99,6 +99,10 @@ class Settings:
     # how many proxies in front set X-Forwarded-For (the shipped nginx: 1), so that the
     # client's own address is the one limited
     forwarded_hops: int = 0
+    # work that falls due without a request (service/due.py): each worker runs it
+    due_work: bool = True
+    due_poll_ms: int = 200
+    due_lease_ms: int = 5000
     sse_max_seconds: float = 300.0
     sse_heartbeat_seconds: float = 15.0
     sse_max_streams: int = 500
@@ -138,6 +142,9 @@ class Settings:
             rate_limit_operator_sessions=env.get("RATE_LIMIT_OPERATOR_SESSIONS", "600 per minute"),
             rate_limits_enabled=env.get("RATE_LIMITS", "on").lower() not in ("off", "0", "no"),
             forwarded_hops=int(env.get("FORWARDED_HOPS", 0)),
+            due_work=env.get("DUE_WORK", "on").lower() not in ("off", "0", "no", "false"),
+            due_poll_ms=int(env.get("DUE_POLL_MS", 200)),
+            due_lease_ms=int(env.get("DUE_LEASE_MS", 5000)),
             sse_max_seconds=float(env.get("SSE_MAX_SECONDS", 300)),
             sse_heartbeat_seconds=float(env.get("SSE_HEARTBEAT_SECONDS", 15)),
             sse_max_streams=int(env.get("SSE_MAX_STREAMS", 500)),

@@ -49,8 +49,10 @@ class GameApi:
 
     @property
     def bots_allowed(self) -> bool:
-        """Whether the service may play seats of this game (not in a real-time game)."""
-        return self.stateless
+        """Whether the service may play seats of this game: a turn-based game's after
+        each move; a real-time game's on the server's clock, if it paces its bots."""
+        clock = self.game.clock
+        return clock is None or clock.pace is not None
 
     @property
     def move_space(self) -> str | None:

@@ -184,7 +184,7 @@ def _move(t: Table, seat: int | None, body: Mapping[str, Any]) -> Played:
 
 def _bot(t: Table, seat: int | None, body: Mapping[str, Any]) -> Played:
     assert seat is not None
-    env, move, events = play_bot(t.api, replace(t.env, state=t.state), seat, body["bot"])
+    env, move, events = play_bot(t.api, replace(t.env, state=t.state), seat, body["bot"], t.now_ms)
     return Played(env, {k: v for k, v in move.items() if k != "at"}, events)
 
 

@@ -101,10 +101,14 @@ def with_actor(events: list[Event], seat: int | None) -> list[Event]:
 
 
 def play_bot(
-    api: GameApi, env: Envelope, seat: int, bot: str
+    api: GameApi, env: Envelope, seat: int, bot: str, now_ms: int | None = None
 ) -> tuple[Envelope, Move, list[Event]]:
-    """Let ``bot`` choose and make one move for ``seat``."""
+    """Let ``bot`` choose and make one move for ``seat``; in a game with a clock, the
+    move is made at the server's time ``now_ms``, whatever the bot thought about it
+    (a bot's thinking never moves the game's clock)."""
     move, state = api.game.bot_move(env.state, seat, bot)
+    if api.clock is not None and now_ms is not None:
+        move = api.clock.stamp(move, now_ms)
     env, events = apply_move(api, replace(env, state=state), seat, move)
     return env, move, events
 
@@ -115,7 +119,9 @@ def play_bots(api: GameApi, env: Envelope) -> tuple[Envelope, list[Event]]:
     Bounded by the game's own end: every game provably ends, and each pass makes one
     move for a bot seat that is to act.
     """
-    if not env.bots:
+    if not env.bots or api.clock is not None:
+        # a real-time game's bot seats act on the server's clock, as work that falls
+        # due (service/sessions/realtime.py), never inside another seat's request
         return env, []
     events: list[Event] = []
     while True:

@@ -51,6 +51,8 @@ def make_settings(*keys: str, **kw: Any) -> Settings:
     # the suite makes thousands of requests from one address in minutes: rate limits are
     # tested on apps of their own (tests/test_limits.py)
     kw.setdefault("rate_limits_enabled", False)
+    # due work (bot seats on the clock, time-up) runs where a test starts it
+    kw.setdefault("due_work", False)
     return Settings(state_keys=keys or (KEY_A,), log_level="WARNING", **kw)
 
 

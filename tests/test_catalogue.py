@@ -38,7 +38,12 @@ def test_game_detail_serves_the_rules_documents(client: FlaskClient) -> None:
     assert po["rules_document"].startswith("# Polymer")
     assert po["player_counts"]["15"] == {"hand_size": 6}
     assert len(po["deck"]) == 104
-    assert {o["name"] for o in po["options"]} == {"timer_seconds", "deal"}
+    assert {o["name"] for o in po["options"]} == {
+        "timer_seconds",
+        "deal",
+        "bot_think_min_ms",
+        "bot_think_max_ms",
+    }
 
 
 def test_every_game_cites_its_source_and_no_copy_of_it_is_served(client: FlaskClient) -> None:

@@ -107,11 +107,6 @@ def test_bots_must_name_seats_at_the_table_and_real_bots(client: FlaskClient) ->
         assert "bots" in resp.get_json()["errors"]
 
 
-def test_polymer_is_real_time_so_the_service_plays_no_seat(client: FlaskClient) -> None:
-    resp = client.post("/v1/polymer/sessions", json={"players": 5, "bots": {"1": "random"}})
-    assert resp.status_code == 422 and resp.get_json()["code"] in ("bad_bots", "invalid_request")
-
-
 def test_a_bot_seat_to_act_first_is_played_at_setup(client: FlaskClient) -> None:
     body = client.post(
         "/v1/element-draft/setup", json={"players": 3, "seed": 2, "bots": {"1": "greedy"}}

@@ -33,6 +33,7 @@ from ..play import (
 )
 from ..problems import Problem
 from ..tokens import Envelope
+from . import schedule
 from .store import Commit, Session, SessionStore
 
 RETRY_AFTER_SECONDS = 2
@@ -140,7 +141,7 @@ def create(api: GameApi, body: Mapping[str, Any], operator: str = "") -> tuple[L
     token = sealer().seal(env)
     public = api.clock.stored(env.state) if api.clock else {}
     finished = api.game.outcome(env.state).finished
-    st.create(
+    created = st.create(
         env.game_id,
         slug=api.slug,
         token=token,
@@ -152,6 +153,7 @@ def create(api: GameApi, body: Mapping[str, Any], operator: str = "") -> tuple[L
         finished=finished,
         operator=operator,
     )
+    schedule.created(api, env, created)
     return load(api, env.game_id), events
 
 
@@ -171,6 +173,7 @@ def commit(
     """Compare-and-set ``env`` as the version after ``loaded``'s."""
     api = loaded.api
     finished = api.game.outcome(env.state).finished
+    schedule.committing(api, loaded.env, env, loaded.now_ms)
     return store().commit(
         loaded.id,
         expected=loaded.session.version,

@@ -1,0 +1,74 @@
+"""When a real-time game's work falls due: its bot seats' next moves and its deadline.
+
+A hosted game with a clock has work nobody asks for: the service's bot seats act at
+a human pace, and the timer reaching zero ends the game. Both are items of due work
+(``service/due.py``), scheduled here and run by ``service/sessions/realtime.py``:
+
+* ``bot:<slug>/<session>/<seat>``: a bot seat's next move. Due at once when the
+  session is created (before the clock starts, a bot declares its seat ready), then
+  each time after the think time the game's ``Clock.pace`` draws.
+* ``deadline:<slug>/<session>``: the game's deadline transition (time-up), due when
+  the clock says.
+
+Both are scheduled before the commit that makes them due (the move that starts the
+clock), so an instance that dies between the two leaves an item that finds nothing to
+do, never a game whose bots stand still.
+"""
+
+from __future__ import annotations
+
+from flask import current_app
+
+from ..due import DueWork
+from ..games import GameApi
+from ..tokens import Envelope
+
+BOT = "bot"
+DEADLINE = "deadline"
+
+
+def due_work() -> DueWork | None:
+    found: DueWork | None = current_app.extensions.get("chemgames.due")
+    return found
+
+
+def bot_member(slug: str, session_id: str, seat: int) -> str:
+    return DueWork.member(BOT, f"{slug}/{session_id}/{seat}")
+
+
+def deadline_member(slug: str, session_id: str) -> str:
+    return DueWork.member(DEADLINE, f"{slug}/{session_id}")
+
+
+def paced(api: GameApi, env: Envelope) -> bool:
+    """Whether the service plays seats of this game on the server's clock."""
+    return bool(env.bots) and api.clock is not None and api.clock.pace is not None
+
+
+def created(api: GameApi, env: Envelope, now_ms: int) -> None:
+    """A new session's bot seats act at once (they declare their seats ready)."""
+    due = due_work()
+    if due is not None and paced(api, env):
+        due.schedule({bot_member(api.slug, env.game_id, seat): now_ms for seat in env.bots})
+
+
+def next_move(api: GameApi, env: Envelope, seat: int, now_ms: int) -> int:
+    """When a bot seat acts next: after the think time its game draws."""
+    assert api.clock is not None and api.clock.pace is not None
+    return now_ms + api.clock.pace(env.state, seat, env.version)
+
+
+def committing(api: GameApi, before: Envelope, after: Envelope, now_ms: int) -> None:
+    """Before a commit: if it starts the game's clock, its deadline and the bot seats'
+    first moves fall due."""
+    clock, due = api.clock, due_work()
+    if clock is None or due is None or clock.deadline(before.state) is not None:
+        return
+    deadline = clock.deadline(after.state)
+    if deadline is None:
+        return
+    items = {deadline_member(api.slug, after.game_id): deadline}
+    if paced(api, after):
+        for seat in after.bots:
+            items[bot_member(api.slug, after.game_id, seat)] = next_move(api, after, seat, now_ms)
+    due.schedule(items)
