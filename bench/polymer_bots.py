@@ -118,7 +118,7 @@ def capacity(port: int, r: redis.Redis, due_key: str, sessions: int, seats: int,
             f"/v1/polymer/sessions/{sid}/moves", json.dumps(body).encode(), auth
         )
         assert status == 200, data
-    versions = _versions(client, made)
+    versions = _versions(port, made)
     lags: list[float] = []
     began = time.monotonic()
     while time.monotonic() - began < seconds:
@@ -128,7 +128,7 @@ def capacity(port: int, r: redis.Redis, due_key: str, sessions: int, seats: int,
         lags.append(now - oldest[0][1] if oldest else 0.0)
         time.sleep(0.02)
     took = time.monotonic() - began
-    moves = sum(_versions(client, made)) - sum(versions)
+    moves = sum(_versions(port, made)) - sum(versions)
     lags.sort()
     return {
         "sessions": sessions,
@@ -140,7 +140,8 @@ def capacity(port: int, r: redis.Redis, due_key: str, sessions: int, seats: int,
     }
 
 
-def _versions(client: Client, made: list[dict[str, Any]]) -> list[int]:
+def _versions(port: int, made: list[dict[str, Any]]) -> list[int]:
+    client = Client(port)  # a new connection: the server closes idle ones after 5 s
     out = []
     for m in made:
         _, data, _ = client.get(f"/v1/polymer/sessions/{m['session_id']}")

@@ -148,6 +148,7 @@ def server(redis_url: str) -> Iterator[int]:
         yield port
 
 
+@pytest.mark.every_redis  # a Redis Cluster too: the due set and the session on other shards
 def test_four_bot_seats_play_the_game_to_its_end_with_only_a_listener(server: int) -> None:
     made = create(server, 5, {str(s): "trading" for s in (1, 2, 3, 4)}, timer_seconds=10)
     assert made["host_token"] is None  # no operator: nobody may look at a bot's hand
