@@ -52,6 +52,8 @@ class Option:
     choices: tuple[Any, ...] = ()
     node: shapes.Node | None = None
     code: str = "bad_option"
+    secret: bool = False
+    """It fixes hidden cards (a custom deal): a record shows it only once the game is over."""
 
 
 def options_of(declaration: type) -> tuple[Option, ...]:
@@ -88,6 +90,7 @@ def options_of(declaration: type) -> tuple[Option, ...]:
                 choices,
                 node=member.node,
                 code=facts.code or "bad_option",
+                secret=facts.secret,
             )
         )
     return tuple(out)
@@ -102,6 +105,8 @@ class At(StrEnum):
     """A seat's move."""
     BOT = "bot"
     """A bot asked to move for a seat: the reasons a seat has no move now."""
+    REPLAY = "replay"
+    """A game's record played through the rules (a step the rules cannot replay)."""
 
 
 @dataclass(frozen=True)
@@ -210,6 +215,11 @@ CORE_CODES: Mapping[str, Code] = {
     "unknown_move": Code.move("The move's type is not one this game knows."),
     "bad_move": Code.move("The move object is missing a field or has one of the wrong type."),
     "game_over": Code.turn("The game has ended; no more moves are accepted."),
+    "bad_record": Code(
+        "A record's step is not one this game can replay: a transition the game does not "
+        "have, or a bot step whose move is not that bot's choice.",
+        frozenset({At.REPLAY}),
+    ),
     "unknown_bot": Code.internal("The bot name is not one this game offers."),
     "state_invalid": Code.internal("The state breaks an invariant of the rules."),
 }
@@ -381,6 +391,9 @@ class GameRules:
     - ``clock``: a real-time game's :class:`Clock` (it is then only played as a hosted
       session: the service's clock is the only one every device shares);
     - ``extras``: the game's own operations besides moves (:class:`Extra`).
+    - ``dealt(state)``: where every card lies, as piles (``{"zone", "seat", "cards"}``,
+      bottom first): a record shows it for the state as dealt. Derived from the layout
+      unless given.
     - ``layout``: for a game whose cards live in ``state["zones"]``, the
       :class:`rules.zones.Layout` saying who sees what (or a function of the state,
       when an option changes it); the conformance test then also checks that no
@@ -410,6 +423,7 @@ class GameRules:
     layout: Layout | Callable[[State], Layout] | None = None
     clock: Clock | None = None
     extras: tuple[Extra, ...] = ()
+    dealt: Callable[[State], list[JSON]] = _derived
 
     def __post_init__(self) -> None:
         derive = {
@@ -417,6 +431,7 @@ class GameRules:
             "bot_move": self._bot_move,
             "check": self._check,
             "redeal_hidden": self._redeal_hidden,
+            "dealt": self._dealt,
         }
         for name, make in derive.items():
             if getattr(self, name) is _derived:
@@ -483,6 +498,24 @@ class GameRules:
             return {**state, "zones": zones, "rng": rng}
 
         return redeal_hidden
+
+    def _dealt(self) -> Callable[[State], list[JSON]]:
+        layout_of = self.layout_of
+
+        def dealt(state: State) -> list[JSON]:
+            layout = layout_of(state)
+            if layout is None:
+                raise TypeError("only a zone game's dealt can be derived")
+            return [
+                {
+                    "zone": zone,
+                    "seat": seat,
+                    "cards": list(layout.pile(state["zones"], (zone, seat))),
+                }
+                for zone, seat in layout.places(state["zones"])
+            ]
+
+        return dealt
 
 
 Game = GameRules
@@ -700,6 +733,43 @@ def resolve_options(info: GameInfo, options: Mapping[str, Any] | None) -> dict[s
                 ) from None
         out[opt.name] = value
     return out
+
+
+def with_actor(events: list[Event], seat: int | None) -> list[Event]:
+    """``events`` tagged with the seat whose move made them (None: the service's own)."""
+    return [{**event, "actor": seat} for event in events]
+
+
+def events_for(events: list[Event], seat: int | None) -> list[Event]:
+    """Events as ``seat`` may see them (None: an observer): each event's ``private``
+    part for that seat merged in, the others' dropped.
+
+    >>> events_for([{"type": "drew", "private": {1: {"cards": [7]}}}], 1)
+    [{'type': 'drew', 'cards': [7]}]
+    >>> events_for([{"type": "drew", "private": {1: {"cards": [7]}}}], None)
+    [{'type': 'drew'}]
+    """
+    out = []
+    for event in events:
+        private = event.get("private")
+        if private is None:
+            out.append(event)
+            continue
+        public = {k: v for k, v in event.items() if k != "private"}
+        if seat is not None:
+            public.update(private.get(seat) or private.get(str(seat)) or {})
+        out.append(public)
+    return out
+
+
+def hands_dealt(state: State) -> list[JSON]:
+    """``GameRules.dealt`` of a game without zones that keeps ``hands`` (one per seat)
+    and the cards ``set_aside`` in its state."""
+    return [
+        *({"zone": "hand", "seat": seat, "cards": list(hand)}
+          for seat, hand in enumerate(state["hands"])),
+        {"zone": "set_aside", "seat": None, "cards": list(state["set_aside"])},
+    ]  # fmt: skip
 
 
 def left_of(seat: int, players: int) -> int:

@@ -28,19 +28,35 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from datetime import UTC, datetime
+from typing import Annotated, Any, Generic, Literal, TypedDict, TypeVar, Union
 
-from rules.core import Event, Game, Move, Outcome, RuleViolation, State
+from rules.core import (
+    Event,
+    Game,
+    Move,
+    Outcome,
+    RuleViolation,
+    State,
+    events_for,
+    resolve_options,
+    with_actor,
+)
+from rules.shapes import F
+from rules.wire import DealtPile, acted
+from rules.wire import Outcome as OutcomeShape
 
-START = "start"
 TIME_UP = "time_up"
-SYSTEM = (START, TIME_UP)
+"""The service's own step once a clock's deadline has passed."""
+FORMAT = 1
 
 
 @dataclass(frozen=True)
 class Step:
-    """One step of a game: a seat's move, or (``seat`` None) the service's transition
-    ``system`` (``start``: a clock started by the host; ``time_up``: its deadline)."""
+    """One step of a game: a seat's move (``bot``: the bot that chose it; ``at``: the
+    server's time, for a hosted game), or (``seat`` None) the service's transition
+    ``system``: ``time_up`` once a clock's deadline has passed, or the name of a game's
+    own command the host gave (Polymer's ``start``)."""
 
     seat: int | None = None
     move: Move | None = None
@@ -144,12 +160,12 @@ def play_step(game: Game, state: State, step: Step) -> tuple[State, list[Event]]
     """One step: the service's transition, a bot's move (asked again), or a move."""
     clock = game.clock
     if step.system is not None:
-        if clock is None or step.system not in SYSTEM:
-            raise RuleViolation("bad_record", f"This game has no {step.system!r} transition.")
-        if step.system == START:
-            state = clock.started(state, int(step.at or 0))
-            return state, []
-        return clock.expire(state)
+        if clock is not None and step.system == TIME_UP:
+            return clock.expire(state)
+        for extra in game.extras:
+            if extra.name == step.system and extra.change is not None:
+                return extra.change(state, int(step.at or 0))
+        raise RuleViolation("bad_record", f"This game has no {step.system!r} transition.")
     if step.seat is None or step.move is None:
         raise RuleViolation("bad_record", "A step is a seat's move or the service's transition.")
     seat = step.seat
@@ -178,3 +194,272 @@ def _stopped(
     if state is None:
         return Replayed(done, {}, Outcome(finished=False), {}, refusal)
     return Replayed(done, state, game.outcome(state), game.scores(state), refusal)
+
+
+# ---------------------------------------------------------------- the document ------
+M = TypeVar("M")
+E = TypeVar("E")
+O = TypeVar("O")  # noqa: E741
+S = TypeVar("S")
+
+Ms = Annotated[int, F("A time in ms since the Unix epoch, by the service's clock.", minimum=0)]
+
+
+class RecordStep(TypedDict, Generic[M, E]):
+    """One step of the game: a seat's move, or the service's own transition."""
+
+    seat: Annotated[int | None, F("The seat that moved (null: the service's own step).", minimum=0)]
+    move: Annotated[
+        M | None,
+        F(
+            "The move as it was made. Null in a public record (a game still being played): a "
+            "move can name cards others may not see yet; its events say what everyone saw."
+        ),
+    ]
+    bot: Annotated[str | None, F("The bot that chose the move (null: a person).")]
+    system: Annotated[
+        str | None,
+        F(
+            "The service's own step: `time_up` (the clock's deadline passed) or a host's "
+            "command (Polymer's `start`); null for a seat's move."
+        ),
+    ]
+    at: Annotated[Ms | None, F("When the service applied it (a hosted game; null: stateless).")]
+    time: Annotated[str | None, F("`at` as an ISO 8601 date-time (UTC).", format="date-time")]
+    events: Annotated[list[E], F("What it produced, as everyone at the table saw it.")]
+
+
+class Record(TypedDict, Generic[M, E, O, S]):
+    """A game's record: its setup, every step with what it produced, and how it ended;
+    enough to replay it exactly (``POST /v1/<slug>/replay``). docs/RECORDS.md."""
+
+    format: Annotated[Literal[1], F("The record format's version.")]
+    game: Annotated[str, F("The game's slug.", pattern="^[a-z][a-z-]*$")]
+    rules_version: Annotated[int, F("The version of the game's rules it was played by.")]
+    game_id: Annotated[str, F("The game's id (a hosted game's session id).")]
+    mode: Annotated[Literal["hosted", "stateless"], F("How it was played.")]
+    complete: Annotated[
+        bool,
+        F(
+            "True: the whole record (the game is over): every move, the seed and the cards as "
+            "dealt. False: the public record of a game still being played: no move, no seed, "
+            "no deal, no option that fixes cards."
+        ),
+    ]
+    players: Annotated[int, F("Number of seats.", minimum=1)]
+    options: Annotated[O, F("The setup options in force (each one's value, defaults too).")]
+    bots: Annotated[
+        dict[str, str],
+        F("The seats the service played: seat -> bot.", key_pattern="^[0-9]+$"),
+    ]
+    seed: Annotated[
+        int | None,
+        F("The seed the cards were dealt from (null in a public record).", minimum=0),
+    ]
+    dealt: Annotated[
+        list[DealtPile] | None,
+        F("Every pile as dealt, hands included (null in a public record)."),
+    ]
+    steps: Annotated[list[RecordStep[M, E]], F("Every step, in order.")]
+    outcome: OutcomeShape
+    scores: S
+
+
+_TYPES: dict[str, Any] = {}
+
+
+def record_type(game: Game) -> Any:
+    """``game``'s record, as a type the contract and the checks derive from."""
+    known = _TYPES.get(game.info.slug)
+    if known is not None:
+        return known
+    wire = game.wire
+    moves: Any = Union[wire.moves]  # noqa: UP007 (a union of the game's own types)
+    events: Any = Union[tuple(acted(e) for e in wire.events)]  # noqa: UP007
+    options: Any = wire.options
+    scores: Any = wire.scores
+    made = _TYPES[game.info.slug] = Record[moves, events, options, scores]
+    return made
+
+
+def _iso(ms: int | None) -> str | None:
+    if ms is None:
+        return None
+    return datetime.fromtimestamp(ms / 1000, tz=UTC).isoformat(timespec="milliseconds")
+
+
+def document(game: Game, log: Log, *, complete: bool, game_id: str, mode: str) -> dict[str, Any]:
+    """The record of the game ``log`` holds: the whole one (``complete``: every move, the
+    seed and the deal; for a game that is over) or the public one (what every seat and
+    observer may see while it is played). The events, outcome and scores come from
+    replaying ``log`` through the rules, so they are the rules' own."""
+    done = replay(game, log)
+    if done.refused is not None:
+        raise RuleViolation(
+            "bad_record",
+            f"This game's own log does not replay at step {done.refused.index} "
+            f"({done.refused.code}: {done.refused.message}).",
+        )
+    secret = {opt.name for opt in game.info.options if opt.secret}
+    options = resolve_options(game.info, log.options)
+    if not complete:
+        options = {name: value for name, value in options.items() if name not in secret}
+    steps = [
+        {
+            "seat": step.seat,
+            "move": step.move if complete else None,
+            "bot": step.bot,
+            "system": step.system,
+            "at": step.at,
+            "time": _iso(step.at),
+            "events": events_for(with_actor(events, step.seat), None),
+        }
+        for step, events in zip(log.steps, done.steps, strict=True)
+    ]
+    return {
+        "format": FORMAT,
+        "game": game.info.slug,
+        "rules_version": game.info.rules_version,
+        "game_id": game_id,
+        "mode": mode,
+        "complete": complete,
+        "players": log.players,
+        "options": options,
+        "bots": {str(seat): bot for seat, bot in sorted(log.bots.items())},
+        "seed": log.seed if complete else None,
+        "dealt": game.dealt(game.setup(log.players, log.options, log.seed)) if complete else None,
+        "steps": steps,
+        "outcome": done.outcome.to_json(),
+        "scores": done.scores,
+    }
+
+
+def read(game: Game, record: Mapping[str, Any]) -> Log:
+    """The log a record (already checked against :func:`record_type`) holds, for a
+    replay: ``bad_record`` if it is another game's or has no moves to replay."""
+    info = game.info
+    if record["game"] != info.slug or record["rules_version"] != info.rules_version:
+        raise RuleViolation(
+            "bad_record",
+            f"This is a record of {record['game']!r} (rules version {record['rules_version']}); "
+            f"this is {info.slug!r} (rules version {info.rules_version}). Replay it at "
+            f"POST /v1/{record['game']}/replay.",
+        )
+    if not record["complete"] or record["seed"] is None:
+        raise RuleViolation(
+            "bad_record",
+            "This is the public record of a game still being played (no seed, no moves): only "
+            "the whole record, available once the game is over, can be replayed.",
+        )
+    steps = []
+    for index, step in enumerate(record["steps"]):
+        if step["seat"] is not None and step["move"] is None:
+            raise RuleViolation("bad_record", f"Step {index} names a seat but no move.")
+        steps.append(
+            Step(seat=step["seat"], move=step["move"], bot=step["bot"], at=step["at"],
+                 system=step["system"])
+        )  # fmt: skip
+    bots = {int(seat): bot for seat, bot in record["bots"].items()}
+    return Log(record["players"], record["options"], record["seed"], bots, tuple(steps))
+
+
+# ---------------------------------------------------------------- checking one ------
+class Refused(TypedDict):
+    """The first step the rules refused: where, and the problem a move there gets."""
+
+    index: Annotated[
+        int | None, F("Its index in the record's `steps` (null: the setup itself).", minimum=0)
+    ]
+    code: Annotated[str, F("The problem code it gets (`GET /v1/problems`).")]
+    status: Annotated[int, F("The HTTP status it gets.", minimum=400, maximum=499)]
+    detail: Annotated[str, F("The rules' reason, as a student reads it.")]
+    rule: Annotated[str | None, F("The sentence of the game's rules it rests on, if one.")]
+
+
+class Agreement(TypedDict):
+    """Whether what the record says matches what the rules produce from its moves."""
+
+    events: Annotated[bool, F("Every replayed step's events are the record's.")]
+    outcome: Annotated[bool, F("The whole record replayed, to the record's outcome.")]
+    scores: Annotated[bool, F("The whole record replayed, to the record's scores.")]
+
+
+class Check(TypedDict, Generic[E, S]):
+    """A record played through the rules: what each step produced, how the game stood
+    at the end (or at the first step the rules refuse), and whether that is what the
+    record says."""
+
+    valid: Annotated[bool, F("Every step replayed and the record says what the rules do.")]
+    replayed: Annotated[int, F("How many steps the rules accepted.", minimum=0)]
+    refused: Refused | None
+    steps: Annotated[
+        list[list[E]], F("What each replayed step produced, as everyone at the table saw it.")
+    ]
+    outcome: OutcomeShape
+    scores: S
+    agrees: Agreement
+
+
+_CHECKS: dict[str, Any] = {}
+
+
+def check_type(game: Game) -> Any:
+    """``game``'s replay answer, as a type the contract derives from."""
+    known = _CHECKS.get(game.info.slug)
+    if known is None:
+        events: Any = Union[tuple(acted(e) for e in game.wire.events)]  # noqa: UP007
+        scores: Any = game.wire.scores
+        known = _CHECKS[game.info.slug] = Check[events, scores]
+    return known
+
+
+def check(game: Game, record: Mapping[str, Any]) -> dict[str, Any]:
+    """Replay ``record`` (already checked against :func:`record_type`): each step's events,
+    the outcome and scores reached, the first step refused, and whether the record's own
+    events, outcome and scores are the rules' (an LMS checking a result a device reports).
+
+    >>> from rules.registry import GAMES
+    >>> game = GAMES["element-draft"]
+    >>> log = Log(2, {"deal": [[1, 8], [11, 17]]}, 1, {}, (
+    ...     Step(seat=0, move={"type": "draft", "card": 8}),
+    ...     Step(seat=1, move={"type": "draft", "card": 11})))
+    >>> record = document(game, log, complete=True, game_id="g1", mode="stateless")
+    >>> check(game, record)["valid"]
+    True
+    >>> record["steps"][1]["move"]["card"] = 8  # seat 0's card, not seat 1's
+    >>> checked = check(game, record)
+    >>> checked["valid"], checked["replayed"], checked["refused"]["code"]
+    (False, 1, 'not_in_hand')
+    """
+    log = read(game, record)
+    done = replay(game, log)
+    seen = [
+        events_for(with_actor(events, step.seat), None)
+        for step, events in zip(log.steps, done.steps, strict=False)
+    ]
+    refused = None
+    if done.refused is not None:
+        r = done.refused
+        known = game.info.all_codes().get(r.code)
+        refused = {
+            "index": r.index if r.index >= 0 else None,
+            "code": r.code,
+            "status": known.status if known is not None else 422,
+            "detail": r.message,
+            "rule": r.rule,
+        }
+    whole = refused is None
+    agrees = {
+        "events": seen == [step["events"] for step in record["steps"][: len(seen)]],
+        "outcome": whole and done.outcome.to_json() == dict(record["outcome"]),
+        "scores": whole and done.scores == record["scores"],
+    }
+    return {
+        "valid": whole and all(agrees.values()),
+        "replayed": len(done.steps),
+        "refused": refused,
+        "steps": seen,
+        "outcome": done.outcome.to_json(),
+        "scores": done.scores,
+        "agrees": agrees,
+    }

@@ -110,7 +110,8 @@ class F:
     ``default`` is used when an optional member is left out (setup options, optional
     move fields); ``code`` is the rule code a bad value gets (``bad_deal`` for a
     deal), when it is not the default one (``bad_option`` / ``bad_move``).
-    ``key_pattern`` constrains the keys of a map. Several ``F`` merge, later ones
+    ``key_pattern`` constrains the keys of a map; ``secret`` marks an option that fixes
+    hidden cards. Several ``F`` merge, later ones
     overriding, so a shared alias can be refined where it is used:
 
     >>> F("A seat.", minimum=0) | F("The seat that moved.")
@@ -133,6 +134,9 @@ class F:
     key_pattern: str | None = None
     format: str | None = None
     code: str | None = None
+    secret: bool = False
+    """A setup option whose value fixes cards nobody may see yet (a custom deal): a
+    game's record leaves it out until the game is over."""
 
     def __or__(self, other: F) -> F:
         changes = {

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal, TypedDict
+from functools import cache
+from typing import Annotated, Any, Literal, TypedDict, get_type_hints
 
-from rules.shapes import F, Seat
+from rules.shapes import CardId, F, Seat
 
 
 @dataclass(frozen=True)
@@ -67,3 +68,32 @@ class GameOver(Outcome):
     """The game has ended: the final outcome (a game adds the facts behind it)."""
 
     type: Literal["game_over"]
+
+
+class DealtPile(TypedDict):
+    """Where some cards lay when the game was dealt: one pile (a hand, the draw pile),
+    bottom card first. Card ids are the ones the game's deck lists
+    (``GET /v1/games/<slug>``)."""
+
+    zone: Annotated[str, F("The pile's name in the game: hand, draw, discard, set_aside...")]
+    seat: Annotated[int | None, F("Whose pile it is (null: the table's).", minimum=0)]
+    cards: Annotated[list[CardId], F("Its cards, bottom first (a hand: sorted).")]
+
+
+_ACTOR = F(
+    "The seat whose move produced this event (a bot seat's too); null for the service's "
+    "own events (setup, time-up)."
+)
+
+
+@cache
+def acted(event: type) -> type:
+    """``event``'s declaration with the ``actor`` member the service adds to every event
+    it sends (the same component as the game's event in every answer)."""
+    hints = get_type_hints(event, include_extras=True)
+    members = {**hints, "actor": Annotated[int | None, _ACTOR]}
+    make: Any = TypedDict
+    tp: type = make(event.__name__, members)
+    tp.__module__ = event.__module__
+    tp.__doc__ = event.__doc__
+    return tp

@@ -72,6 +72,8 @@ class Settings:
     state_keys: tuple[str, ...] = field(repr=False)
     redis_url: str | None = None
     max_body_bytes: int = 256 * 1024
+    # a record sent back to be replayed holds every step's events (a long game: ~1 MB)
+    max_record_bytes: int = 8 * 1024 * 1024
     cors_origins: tuple[str, ...] = ("*",)
     log_level: str = "INFO"
     session_ttl_seconds: int = 6 * 3600
@@ -120,6 +122,7 @@ class Settings:
             state_keys=keys,
             redis_url=env.get("REDIS_URL") or None,
             max_body_bytes=int(env.get("MAX_BODY_BYTES", 256 * 1024)),
+            max_record_bytes=int(env.get("MAX_RECORD_BYTES", 8 * 1024 * 1024)),
             cors_origins=_split(env.get("CORS_ORIGINS", "*")),
             log_level=env.get("LOG_LEVEL", "INFO"),
             # POLYMER_TTL_SECONDS: its name before every game had hosted sessions

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core import Event, Game, State
+from rules import records
+from rules.core import Event, Game, State, events_for, with_actor
+from rules.records import Log, Step
 
 from .games import GameApi
-from .play import events_for, with_actor
 
 TOKEN = "gAAAAABpExampleOpaqueSealedStateToken..."
 GAME_ID = "3f9c2a7b1e0d4c5a6b7e8f90"
@@ -56,10 +57,17 @@ def _play(api: GameApi) -> dict[str, Any]:
         who = game.to_act(end)[0]
         end, _ = game.apply(end, who, game.legal_moves(end, who)[0])
         version += 1
+    shown = {k: v for k, v in move.items() if k != "at"}
+    log = Log(int(state["players"]), dict(request.get("options") or {}), request.get("seed", 1), {})
+    start = next((e.name for e in game.extras if e.change is not None and e.by == "host"), None)
+    if api.clock and start:  # as the host's start and a move a second later
+        log = log.add(Step(system=start, at=T0))
+    log = log.add(Step(seat=seat, move=shown, at=T0 + 1_000 if api.clock else None))
     return {
+        "log": log,
         "state": state,
         "seat": seat,
-        "move": {k: v for k, v in move.items() if k != "at"},
+        "move": shown,
         "after": after,
         "events": with_actor(events, seat),
         "end": end,
@@ -73,6 +81,16 @@ def _seats(players: int) -> list[dict[str, Any]]:
 
 def _started(players: int) -> list[Event]:
     return with_actor([{"type": "game_started", "players": players}], None)
+
+
+def _records(api: GameApi, mode: str) -> dict[str, dict[str, Any]]:
+    """A record of the game a move in (public), and the replay of its whole record."""
+    game, log = api.game, _played(api)["log"]
+    whole = records.document(game, log, complete=True, game_id=GAME_ID, mode=mode)
+    return {
+        "record": records.document(game, log, complete=False, game_id=GAME_ID, mode=mode),
+        "replay": records.check(game, whole),
+    }
 
 
 def stateless(api: GameApi) -> dict[str, dict[str, Any]]:
@@ -114,6 +132,7 @@ def stateless(api: GameApi) -> dict[str, dict[str, Any]]:
             "scores": game.scores(p["end"]),
             "outcome": game.outcome(p["end"]).to_json(),
         },
+        "record": {"version": 1, "record": _records(api, "stateless")["record"]},
     }
 
 
@@ -171,7 +190,13 @@ def sessions(api: GameApi) -> dict[str, dict[str, Any]]:
             "scores": game.scores(p["end"]),
             "outcome": game.outcome(p["end"]).to_json(),
         },
+        "record": {**sid, "version": 1, "record": _records(api, "hosted")["record"]},
     }
+
+
+def replay(api: GameApi) -> dict[str, Any]:
+    """The replay of a record (what ``POST /v1/<slug>/replay`` answers)."""
+    return _records(api, "hosted" if api.clock else "stateless")["replay"]
 
 
 def for_mode(api: GameApi, hosted: bool) -> dict[str, dict[str, Any]]:

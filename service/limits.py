@@ -5,7 +5,8 @@ Flask-Limiter (on the ``limits`` library) counts in the same Redis as the sessio
 every counter expires with its window. Four shared budgets, each counted across every
 game and both play modes:
 
-- ``setup``: dealing a game (stateless setup and hosted session creation), per address;
+- ``setup``: dealing a game (stateless setup and hosted session creation), and what
+  replays one (a game's record, a replay), per address;
 - ``moves``: moves and bot moves (and a game's own commands), per address;
 - ``streams``: opening an event stream, per address;
 - ``operator-sessions``: hosted session creation, per operator.
@@ -45,10 +46,12 @@ def kind() -> str | None:
     if not path.startswith("/v1/") or path.startswith("/v1/games") or "/operator/" in path:
         return None
     if method == "GET":
+        if path.endswith("/record"):
+            return "setup"  # a record replays the whole game: as costly as a deal
         return "streams" if path.endswith("/events") else None
     if method != "POST":
         return None
-    if path.endswith(("/setup", "/sessions")):
+    if path.endswith(("/setup", "/sessions", "/record", "/replay")):
         return "setup"
     if path.endswith(("/moves", "/bot-move")) or (
         "/sessions/<session_id>/" in path
@@ -94,7 +97,7 @@ def install(app: Flask, settings: Settings) -> Limiter | None:
             scope="operator-sessions",
             key_function=operator_key,
             exempt_when=lambda: (
-                kind() != "setup" or "/sessions" not in request.path or operator_key() == "-"
+                kind() != "setup" or not request.path.endswith("/sessions") or operator_key() == "-"
             ),
         ),
     ]

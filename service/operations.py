@@ -21,10 +21,12 @@ from flask import current_app
 from flask.views import MethodView
 from marshmallow import fields
 
-from rules.core import At, Event, Extra, Move
+from rules import records
+from rules.core import At, Event, Extra, Move, events_for, with_actor
+from rules.records import Log, Step
 from rules.shapes import Obj, shape
 
-from . import examples
+from . import examples, replays
 from .auth import bearer
 from .docs import (
     AS_HOST,
@@ -49,7 +51,6 @@ from .play import (
     apply_move,
     authorize,
     bots_block,
-    events_for,
     new_game,
     open_token,
     play_bot,
@@ -58,7 +59,6 @@ from .play import (
     sealer,
     seats_block,
     turn_block,
-    with_actor,
 )
 from .problems import Problem
 from .schemas import contract as c
@@ -90,6 +90,27 @@ class Table:
     env: Envelope
     now_ms: int
     loaded: flow.Loaded | None = None
+
+    @property
+    def at(self) -> int | None:
+        """The server's time a hosted game's steps are written with (stateless: none)."""
+        return self.now_ms or None
+
+    def log(self) -> Log:
+        """The game's whole log: the token's (stateless), or the stored token's setup and
+        the steps kept beside it (hosted); ``409 record_unavailable`` for a game dealt
+        before records were kept."""
+        log = self.env.log
+        if log is None:
+            raise Problem(
+                "record_unavailable",
+                "This game was dealt before the service kept records, so it has none; games "
+                "dealt from now on have one.",
+            )
+        if self.loaded is None:
+            return log
+        steps = flow.store().steps(self.loaded.id)
+        return replace(log, steps=tuple(Step.expand(step) for step in steps))
 
     @property
     def state(self) -> dict[str, Any]:
@@ -178,14 +199,14 @@ def _move(t: Table, seat: int | None, body: Mapping[str, Any]) -> Played:
     shown = move
     if api.clock is not None:
         move = api.game.parse_move(api.clock.stamp(move, t.now_ms))
-    env, events = apply_move(api, env, seat, move)
+    env, events = apply_move(api, env, seat, move, shown=shown, at=t.at)
     return Played(env, shown, events)
 
 
 def _bot(t: Table, seat: int | None, body: Mapping[str, Any]) -> Played:
     assert seat is not None
-    env, move, events = play_bot(t.api, replace(t.env, state=t.state), seat, body["bot"], t.now_ms)
-    return Played(env, {k: v for k, v in move.items() if k != "at"}, events)
+    env, move, events = play_bot(t.api, replace(t.env, state=t.state), seat, body["bot"], t.at)
+    return Played(env, move, events)
 
 
 def _move_members(api: GameApi) -> dict[str, dict[str, Any]]:
@@ -276,7 +297,37 @@ SCORES = Operation(
     read=_scores,
     example="scores",
 )
-OPERATIONS = (VIEW, LEGAL_MOVES, MOVE, BOT_MOVE, SCORES)
+
+
+def _record(t: Table, seat: int | None, body: Mapping[str, Any]) -> dict[str, Any]:
+    game = t.api.game
+    finished = game.outcome(t.state).finished
+    mode = "hosted" if t.loaded is not None else "stateless"
+    return {
+        "record": records.document(
+            game, t.log(), complete=finished, game_id=t.env.game_id, mode=mode
+        )
+    }
+
+
+RECORD = Operation(
+    name="Record",
+    path="record",
+    summary="The game's record: every step and what it produced (the whole record once "
+    "the game is over).",
+    description="While the game is played: the public record (every step's seat, bot, "
+    "time and public events; no move, no seed, no deal, no option that fixes cards). Once "
+    "it is over: the whole record, every move and the cards as dealt, to replay it with "
+    "`POST /v1/<game>/replay`. For a seat (its credential, and `seat`) or the host (the "
+    "host credential, no `seat`). docs/RECORDS.md.",
+    seat="seat_or_host",
+    body=lambda api: {},
+    answer=lambda api: {"record": api.docs.record},
+    codes=lambda api: {403: ["host_token_invalid"], 409: ["record_unavailable"]},
+    read=_record,
+    example="record",
+)
+OPERATIONS = (VIEW, LEGAL_MOVES, MOVE, BOT_MOVE, SCORES, RECORD)
 
 
 def extra_operation(extra: Extra) -> Operation:
@@ -304,6 +355,7 @@ def extra_operation(extra: Extra) -> Operation:
         def write(t: Table, seat: int | None, body: Mapping[str, Any]) -> Played:
             state, events = change(t.env.state, t.now_ms)
             env = replace(t.env, state=state, version=t.env.version + 1)
+            env = env.step(Step(system=extra.name, at=t.now_ms))
             return Played(env, {}, with_actor(events, None))
 
         return Operation(
@@ -396,7 +448,7 @@ class Stateless(Mode):
 
     def request_members(self, op: Operation) -> dict[str, fields.Field[Any]]:
         members: dict[str, fields.Field[Any]] = {"token": token_field()}
-        if op.seat in ("required", "optional"):
+        if op.seat in ("required", "optional", "seat_or_host"):
             members["seat"] = seat_field(required=op.seat == "required")
         return members
 
@@ -420,6 +472,8 @@ class Stateless(Mode):
         seat = body.get("seat")
         if seat is not None:
             authorize(t.env, seat, bearer())
+        elif op.seat == "seat_or_host":
+            sealer().check_host(t.env.game_id, bearer())
         out = {"version": t.env.version}
         if op is VIEW:
             out.update(turn_block(self.api, t.env))
@@ -475,7 +529,7 @@ class Hosted(Mode):
         if op is LEGAL_MOVES:
             return out
         out["session_id"] = c.string("The session.")
-        if op is SCORES:
+        if op in (SCORES, RECORD):
             return out
         out.update(to_act=c.TO_ACT, outcome=c.OUTCOME, **self.api.docs.clock)
         if op is VIEW or op.seat == "host":
@@ -487,12 +541,12 @@ class Hosted(Mode):
 
     def codes(self, op: Operation) -> Codes:
         seat: Mapping[int, Iterable[str]] = (
-            SEAT_ERRORS if op.seat in ("required", "optional") else {}
+            SEAT_ERRORS if op.seat in ("required", "optional", "seat_or_host") else {}
         )
         if op.seat == "host":
             seat = {401: ["credentials_missing"], 403: ["host_token_invalid"]}
-        body = BODY_ERRORS if (op is not VIEW and op is not SCORES) else {}
-        query = {422: ["invalid_request"]} if op is VIEW else {}
+        body = BODY_ERRORS if op not in (VIEW, SCORES, RECORD) else {}
+        query = {422: ["invalid_request"]} if op in (VIEW, RECORD) else {}
         written: Codes = {}
         if op.writes:
             written = {
@@ -509,7 +563,7 @@ class Hosted(Mode):
         assert session_id is not None
         t = self.table(session_id)
         seat = body.get("seat")
-        if op.seat == "host":
+        if op.seat == "host" or (op.seat == "seat_or_host" and seat is None):
             sealer().check_host(t.env.game_id, bearer())
         elif seat is not None:
             authorize(t.env, seat, bearer())
@@ -583,6 +637,7 @@ def blueprints(api: GameApi) -> list[Blueprint]:
         if isinstance(mode, Hosted):
             event_stream(blp, api, mode.operation_id("Events"))
         out.append(blp)
+    out.append(replays.blueprint(api))
     return out
 
 
@@ -612,12 +667,13 @@ def _answer_ref(mode: Mode, op: Operation) -> dict[str, Any]:
 def _route(blp: Blueprint, mode: Mode, op: Operation) -> None:
     api = mode.api
     hosted = isinstance(mode, Hosted)
-    get = hosted and op in (VIEW, SCORES)
+    get = hosted and op in (VIEW, SCORES, RECORD)
     path = ("/<session_id>" if hosted else "") + ("" if hosted and op is VIEW else f"/{op.path}")
     request_schema = _request_schema(mode, op)
     security = {
         "required": AS_SEAT,
         "optional": AS_SEAT_OR_OBSERVER,
+        "seat_or_host": AS_SEAT,
         "host": AS_HOST,
         "none": PUBLIC,
     }[op.seat]
@@ -642,7 +698,7 @@ def _route(blp: Blueprint, mode: Mode, op: Operation) -> None:
     decorated = blp.response(200, _answer_ref(mode, op), example=ex, headers=headers or None)(
         decorated
     )
-    if get and op is VIEW:
+    if get and op in (VIEW, RECORD):
         decorated = blp.arguments(SessionQuerySchema(), location="query")(decorated)
     elif request_schema is not None:
         decorated = blp.arguments(request_schema)(decorated)

@@ -12,7 +12,8 @@ from typing import Any
 
 from flask import current_app
 
-from rules.core import Event, Move
+from rules.core import Event, Move, with_actor
+from rules.records import Log, Step
 
 from .games import GameApi
 from .problems import Problem
@@ -66,7 +67,8 @@ def new_game(
     state = game.setup(players, options, seed)
     chosen = check_bots(api, int(state["players"]), bots)
     info = game.info
-    return Envelope(info.slug, info.rules_version, secrets.token_hex(12), 0, state, chosen)
+    log = Log(int(state["players"]), dict(options), seed, chosen)
+    return Envelope(info.slug, info.rules_version, secrets.token_hex(12), 0, state, chosen, log)
 
 
 def open_token(api: GameApi, token: str) -> Envelope:
@@ -90,14 +92,24 @@ def authorize(env: Envelope, seat: int, credential: str) -> None:
     sealer().check_seat(env.game_id, seat, credential)
 
 
-def apply_move(api: GameApi, env: Envelope, seat: int, move: Move) -> tuple[Envelope, list[Event]]:
-    """Apply one move; every event produced is tagged with the seat that acted."""
+def apply_move(
+    api: GameApi,
+    env: Envelope,
+    seat: int,
+    move: Move,
+    *,
+    shown: Move | None = None,
+    bot: str | None = None,
+    at: int | None = None,
+) -> tuple[Envelope, list[Event]]:
+    """Apply one move and write it in the game's log (``shown``: the move as it was
+    sent, before the service stamped its time on it; ``bot``: the bot that chose it;
+    ``at``: the server's time in a hosted game). Every event produced is tagged with
+    the seat that acted."""
     state, events = api.game.apply(env.state, seat, move)
-    return replace(env, state=state, version=env.version + 1), with_actor(events, seat)
-
-
-def with_actor(events: list[Event], seat: int | None) -> list[Event]:
-    return [{**event, "actor": seat} for event in events]
+    step = Step(seat=seat, move=dict(shown if shown is not None else move), bot=bot, at=at)
+    env = replace(env, state=state, version=env.version + 1).step(step)
+    return env, with_actor(events, seat)
 
 
 def play_bot(
@@ -107,13 +119,16 @@ def play_bot(
     move is made at the server's time ``now_ms``, whatever the bot thought about it
     (a bot's thinking never moves the game's clock)."""
     move, state = api.game.bot_move(env.state, seat, bot)
+    shown = {k: v for k, v in move.items() if k != "at"} if api.clock is not None else move
     if api.clock is not None and now_ms is not None:
-        move = api.clock.stamp(move, now_ms)
-    env, events = apply_move(api, replace(env, state=state), seat, move)
-    return env, move, events
+        move = api.clock.stamp(shown, now_ms)
+    env, events = apply_move(
+        api, replace(env, state=state), seat, move, shown=shown, bot=bot, at=now_ms
+    )
+    return env, shown, events
 
 
-def play_bots(api: GameApi, env: Envelope) -> tuple[Envelope, list[Event]]:
+def play_bots(api: GameApi, env: Envelope, at: int | None = None) -> tuple[Envelope, list[Event]]:
     """Play the service's bot seats until a human must act or the game is over.
 
     Bounded by the game's own end: every game provably ends, and each pass makes one
@@ -129,7 +144,7 @@ def play_bots(api: GameApi, env: Envelope) -> tuple[Envelope, list[Event]]:
         if not waiting:
             return env, events
         seat = waiting[0]
-        env, _, more = play_bot(api, env, seat, env.bots[seat])
+        env, _, more = play_bot(api, env, seat, env.bots[seat], at)
         events.extend(more)
 
 
@@ -150,21 +165,6 @@ def seats_block(env: Envelope, *, with_bots: bool = True) -> list[dict[str, Any]
         }
         for seat in range(int(env.state["players"]))
     ]
-
-
-def events_for(events: list[Event], seat: int | None) -> list[Event]:
-    """Events as ``seat`` may see them: its own private details merged in, the rest dropped."""
-    out = []
-    for event in events:
-        private = event.get("private")
-        if private is None:
-            out.append(event)
-            continue
-        public = {k: v for k, v in event.items() if k != "private"}
-        if seat is not None:
-            public.update(private.get(seat) or private.get(str(seat)) or {})
-        out.append(public)
-    return out
 
 
 def turn_block(api: GameApi, env: Envelope) -> dict[str, Any]:

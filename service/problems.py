@@ -57,6 +57,11 @@ SERVICE_PROBLEMS: Mapping[str, ProblemKind] = {
         413, "Request body too large", "The request body exceeds the configured size limit."
     ),
     "not_found": ProblemKind(404, "Not found", "No resource at this URL."),
+    "record_unavailable": ProblemKind(
+        409,
+        "No record kept",
+        "This game was dealt before the service kept records, so it has none.",
+    ),
     "unknown_game": ProblemKind(404, "Unknown game", "No game is registered under this slug."),
     "method_not_allowed": ProblemKind(
         405, "Method not allowed", "This URL does not accept this HTTP method."

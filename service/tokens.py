@@ -18,23 +18,30 @@ import hashlib
 import hmac
 import zlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import orjson
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 
+from rules.records import Log, Step
+
 from .problems import Problem
 
-FORMAT_VERSION = 2
-READABLE_FORMATS = (1, 2)  # format 1 (before bot seats) opens as a game without bots
+FORMAT_VERSION = 3
+# format 1 (before bot seats) opens as a game without bots; 1 and 2 (before records)
+# as a game without a record
+READABLE_FORMATS = (1, 2, 3)
 HOST = "host"
 
 
 @dataclass(frozen=True)
 class Envelope:
     """What a state token carries besides the rules state: the game it belongs to,
-    its version (moves applied so far) and the seats the service plays (``bots``)."""
+    its version (moves applied so far), the seats the service plays (``bots``) and
+    the game's ``log`` (its setup and steps: what its record is made of; a hosted
+    game's steps are kept beside its token in Redis, so a stored token's log has only
+    the setup). ``log`` is None for a game dealt before records were kept."""
 
     slug: str
     rules_version: int
@@ -42,6 +49,17 @@ class Envelope:
     version: int
     state: dict[str, Any]
     bots: Mapping[int, str] = field(default_factory=dict)
+    log: Log | None = None
+
+    def step(self, *steps: Step) -> Envelope:
+        """This envelope with ``steps`` added to its log."""
+        return self if self.log is None else replace(self, log=self.log.add(*steps))
+
+    def without_steps(self) -> Envelope:
+        """This envelope with only the setup in its log (as a hosted game stores it)."""
+        if self.log is None or not self.log.steps:
+            return self
+        return replace(self, log=replace(self.log, steps=()))
 
 
 class Sealer:
@@ -71,6 +89,7 @@ class Sealer:
                 "v": env.version,
                 "s": env.state,
                 "b": sorted([seat, bot] for seat, bot in env.bots.items()),
+                "l": env.log.compact() if env.log is not None else None,
             }
         )
         return self._fernet.encrypt(zlib.compress(payload, 1)).decode("ascii")
@@ -112,7 +131,8 @@ class Sealer:
                 f"this service runs version {rules_version}. Start a new game.",
             )
         bots = {int(seat): str(bot) for seat, bot in data.get("b", [])}
-        return Envelope(slug, rules_version, data["id"], data["v"], data["s"], bots)
+        log = Log.expand(data["l"]) if data.get("l") is not None else None
+        return Envelope(slug, rules_version, data["id"], data["v"], data["s"], bots, log)
 
     # seat tokens ------------------------------------------------------------------
     def hosted_seed(self, seed: int) -> int:

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from rules.chemistry_battle import GAME
 from rules.chemistry_battle.game import layout
+from rules.core import events_for
 from rules.zones import named_cards
-from service.play import events_for
 from service.tokens import Envelope, Sealer
 
 from .conftest import KEY_A

@@ -21,11 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules import shapes
-from rules.core import Game, RuleViolation
+from rules.core import Game, RuleViolation, events_for
 from rules.registry import GAMES
 from rules.wire import Outcome
 from rules.zones import Layout, Place, Seen, Zones, named_cards
-from service.play import events_for
 from service.tokens import Envelope, Sealer
 
 from .conftest import KEY_A

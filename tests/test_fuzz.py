@@ -107,6 +107,8 @@ def requests(app: Flask, spec: dict[str, Any]) -> list[Request]:
             Request(f"{base}/sessions/{{session_id}}/legal-moves", f"{surl}/legal-moves",
                     {"seat": seat}, tok),
         ]  # fmt: skip
+        record = c.get(f"{surl}/record", headers=auth(made["host_token"])).get_json()["record"]
+        out.append(Request(f"{base}/replay", f"{base}/replay", record, None))
         for extra in game.extras:  # a seat's own operations, with the declared examples
             if extra.request is not None:
                 body = {**declared_example(extra.request), "seat": seat}
@@ -127,6 +129,7 @@ def requests(app: Flask, spec: dict[str, Any]) -> list[Request]:
             Request(f"{base}/legal-moves", f"{base}/legal-moves", stateful, tok),
             Request(f"{base}/view", f"{base}/view", stateful, tok),
             Request(f"{base}/scores", f"{base}/scores", {"token": token}, None),
+            Request(f"{base}/record", f"{base}/record", {"token": token}, setup["host_token"]),
         ]
     documented = {
         path for path, item in spec["paths"].items() if "requestBody" in item.get("post", {})

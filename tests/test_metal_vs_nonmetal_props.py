@@ -11,11 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rules.core import events_for
 from rules.metal_vs_nonmetal import GAME
 from rules.metal_vs_nonmetal.table import layout
 from rules.metal_vs_nonmetal.wire import Facing, Prize
 from rules.zones import named_cards
-from service.play import events_for
 
 from .test_conformance import moves_seen
 

@@ -12,10 +12,9 @@ from typing import Any
 
 import pytest
 
-from rules.core import RuleViolation
+from rules.core import RuleViolation, events_for
 from rules.metal_vs_nonmetal import GAME
 from rules.metal_vs_nonmetal.table import LAYOUT, deck_of
-from service.play import events_for
 
 State = dict[str, Any]
 Events = list[dict[str, Any]]

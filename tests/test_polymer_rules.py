@@ -11,13 +11,12 @@ from typing import Any
 import pytest
 
 from rules import shapes
-from rules.core import RuleViolation
+from rules.core import RuleViolation, events_for
 from rules.polymer import GAME, INFO, wire
 from rules.polymer.cards import ids_for_codes
 from rules.polymer.clock import CLOCK
 from rules.polymer.game import ACTIONS, declared, start_timer
 from rules.shapes import ShapeError
-from service.play import events_for
 
 DEAL = [
     ["AS", "2S", "3S", "4S", "5S", "6S"],

@@ -101,6 +101,7 @@ class Options(TypedDict, total=False):
             max_items=6,
             example=[[1, 26, 8], [25, 6, 17]],
             code="bad_deal",
+            secret=True,
         ),
     ]
     kitty: Annotated[
@@ -112,6 +113,7 @@ class Options(TypedDict, total=False):
             max_items=HIGHEST,
             example=[11, 12],
             code="bad_deal",
+            secret=True,
         ),
     ]
 

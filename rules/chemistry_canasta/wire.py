@@ -107,6 +107,7 @@ class Options(TypedDict, total=False):
             "optional, the rest dealt at random.",
             default=None,
             code="bad_deal",
+            secret=True,
         ),
     ]
 

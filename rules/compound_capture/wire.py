@@ -85,6 +85,7 @@ class Options(TypedDict, total=False):
             "the rest dealt at random.",
             default=None,
             code="bad_deal",
+            secret=True,
         ),
     ]
 

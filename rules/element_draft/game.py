@@ -37,6 +37,7 @@ from rules.core import (
     check_deal_shape,
     check_players,
     check_seat,
+    hands_dealt,
     is_int,
     left_of,
     mask,
@@ -481,6 +482,7 @@ GAME = GameRules(
     bots={"greedy": greedy_bot},
     invariants=invariants,
     redeal_hidden=redeal_hidden,
+    dealt=hands_dealt,
     deck=deck,
     resources={"words": word_list},
 )

@@ -37,6 +37,7 @@ class Options(TypedDict, total=False):
             max_items=10,
             example=[[1, 5, 6, 7, 10], [2, 3, 4, 8, 9]],
             code="bad_deal",
+            secret=True,
         ),
     ]
     bismuth_radioactive: Annotated[

@@ -92,6 +92,7 @@ class Options(TypedDict, total=False):
             max_items=MAX_PLAYERS,
             example=[["Ca2+", "Na+", "Na+", "Al3+", "O2-", "N3-"], ["Cl-"] * 6],
             code="bad_deal",
+            secret=True,
         ),
     ]
     ion_deck_top: Annotated[
@@ -103,6 +104,7 @@ class Options(TypedDict, total=False):
             max_items=MAX_CARDS,
             example=["Cl-", "O2-"],
             code="bad_deal",
+            secret=True,
         ),
     ]
     ions: Annotated[

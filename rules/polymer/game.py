@@ -33,6 +33,7 @@ from rules.core import (
     check_deal_shape,
     check_players,
     check_seat,
+    hands_dealt,
     left_of,
     options_of,
     resolve_options,
@@ -511,5 +512,6 @@ GAME = GameRules(
     bot_move=choose,
     invariants=invariants,
     redeal_hidden=redeal_hidden,
+    dealt=hands_dealt,
     deck=deck,
 )

@@ -110,6 +110,7 @@ class Options(TypedDict, total=False):
             max_items=15,
             example=[["AS", "2S"], ["7H", "7D"], ["10C", "JC"], ["AH", "3H"], ["2C", "3C"]],
             code="bad_deal",
+            secret=True,
         ),
     ]
 

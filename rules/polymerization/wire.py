@@ -181,6 +181,7 @@ class Options(TypedDict, total=False):
             max_items=4,
             example=[[41, 1, 5, 8, 46, 31], [42, 11, 15, 52, 49, 21]],
             code="bad_deal",
+            secret=True,
         ),
     ]
     propagation: Annotated[PropagationOption, F(default="follow")]

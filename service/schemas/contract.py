@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from rules import records
 from rules.core import Game
 from rules.shapes import shape
 from rules.wire import Outcome
@@ -70,6 +71,10 @@ class GameDocs:
     """The clock's members (a real-time game), each as a property schema."""
     extras: Mapping[str, tuple[None, dict[str, Any] | None]]
     """Per extra operation: its answer (a reference), if any."""
+    record: dict[str, Any]
+    """The game's record (``rules.records.record_type``)."""
+    check: dict[str, Any]
+    """A replay's answer (``rules.records.check_type``)."""
 
     def events(self, description: str) -> dict[str, Any]:
         return {"type": "array", "items": self.event, "description": description}
@@ -117,6 +122,8 @@ def _build(game: Game) -> GameDocs:
         resources={name: BOOK.schema(shape(tp), prefix) for name, tp in wire.resources.items()},
         clock=clock,
         extras=extras,
+        record=BOOK.schema(shape(records.record_type(game)), prefix),
+        check=BOOK.schema(shape(records.check_type(game)), prefix),
     )
 
 

@@ -19,17 +19,16 @@ import orjson
 import redis
 from flask import current_app
 
-from rules.core import Event, Move
+from rules.core import Event, Move, events_for, with_actor
+from rules.records import TIME_UP, Step
 
 from ..auth import fingerprint
 from ..games import GameApi
 from ..play import (
     authorize,
-    events_for,
     new_game,
     play_bots,
     sealer,
-    with_actor,
 )
 from ..problems import Problem
 from ..tokens import Envelope
@@ -136,9 +135,10 @@ def create(api: GameApi, body: Mapping[str, Any], operator: str = "") -> tuple[L
         seed = sealer().hosted_seed(seed)
     env = new_game(api, body["players"], body["options"], seed, body.get("bots"))
     events = with_actor([{"type": "game_started", "players": env.state["players"]}], None)
-    env, more = play_bots(api, env)
+    # the bot seats' first moves, at the server's time (a step of the record)
+    env, more = play_bots(api, env, st.now_ms() if env.bots and api.clock is None else None)
     events += more
-    token = sealer().seal(env)
+    token = sealer().seal(env.without_steps())
     public = api.clock.stored(env.state) if api.clock else {}
     finished = api.game.outcome(env.state).finished
     created = st.create(
@@ -152,9 +152,15 @@ def create(api: GameApi, body: Mapping[str, Any], operator: str = "") -> tuple[L
         ttl=_ended_ttl() if finished else None,
         finished=finished,
         operator=operator,
+        steps=_steps(env),
     )
     schedule.created(api, env, created)
     return load(api, env.game_id), events
+
+
+def _steps(env: Envelope) -> list[list[Any]]:
+    """The steps ``env`` added to its game's log (kept beside the token in Redis)."""
+    return [step.compact() for step in env.log.steps] if env.log is not None else []
 
 
 def _ended_ttl() -> int:
@@ -178,7 +184,8 @@ def commit(
         loaded.id,
         expected=loaded.session.version,
         version=env.version,
-        token=token or sealer().seal(env),
+        token=token or sealer().seal(env.without_steps()),
+        steps=_steps(env),
         deadline_ms=_deadline(api, env),
         public=api.clock.stored(env.state) if api.clock else {},
         message=_message(loaded, env, events),
@@ -202,6 +209,7 @@ def expire_if_due(loaded: Loaded) -> bool:
             return False
         state, events = clock.expire(current.env.state)
         env = replace(current.env, state=state, version=current.env.version + 1)
+        env = env.step(Step(system=TIME_UP, at=current.now_ms))
         result = commit(current, env, with_actor(events, None), system=True)
         if result.status in ("applied", "missing"):
             return True
@@ -305,9 +313,9 @@ def play(
             return replay, True
         raise stale(loaded, version, loaded.session.version)
     env, move, events = compute(loaded)
-    env, more = play_bots(api, env)
+    env, more = play_bots(api, env, loaded.now_ms)
     events = events + more
-    token = sealer().seal(env)
+    token = sealer().seal(env.without_steps())
     body = {
         **session_block(loaded, env, seat),
         "seat": seat,

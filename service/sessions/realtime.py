@@ -17,7 +17,7 @@ from rules.core import RuleViolation
 
 from ..due import DueWork
 from ..games import GameApi
-from ..play import apply_move
+from ..play import play_bot
 from ..problems import Problem
 from . import flow, schedule
 
@@ -54,8 +54,7 @@ def bot_turn(payload: str) -> int | None:
         env = replace(loaded.env, state=clock.prepare(loaded.env.state, now))
         running = clock.deadline(env.state) is not None
         try:
-            move, state = api.game.bot_move(env.state, seat, bot)
-            after, events = apply_move(api, replace(env, state=state), seat, clock.stamp(move, now))
+            after, _, events = play_bot(api, env, seat, bot, now)
         except RuleViolation:
             # nothing to do now (no card, a repayment awaited, already ready): look again
             # after a think time; before the clock starts, its start will call

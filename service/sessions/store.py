@@ -58,12 +58,20 @@ local t = redis.call('TIME')
 return {t[1], t[2]}
 """
 
+# KEYS: the session and its log. ARGV: the TTL, finished?, n, n steps (JSON), then the
+# session's fields
 _CREATE = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('HSET', KEYS[1], 'created_ms', now, unpack(ARGV, 3))
+local n = tonumber(ARGV[3])
+redis.call('HSET', KEYS[1], 'created_ms', now, unpack(ARGV, 4 + n))
 if ARGV[2] == '1' then redis.call('HSET', KEYS[1], 'finished_ms', now) end
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[1]))
+redis.call('DEL', KEYS[2])
+if n > 0 then
+  redis.call('RPUSH', KEYS[2], unpack(ARGV, 4, 3 + n))
+  redis.call('EXPIRE', KEYS[2], tonumber(ARGV[1]))
+end
 return now
 """
 
@@ -82,6 +90,7 @@ _LISTED = ("slug", "players", "created_ms", "finished_ms", "operator", "version"
 # an operator ends a session: gone at once, and its streams told
 _END = f"""
 local removed = redis.call('DEL', KEYS[1])
+redis.call('DEL', KEYS[3])
 if removed == 1 then
   if {_SHARDED} then redis.call('SPUBLISH', KEYS[2], ARGV[1])
   else redis.call('PUBLISH', KEYS[2], ARGV[1]) end
@@ -96,7 +105,8 @@ if answer then redis.call('HSET', KEYS[1], ARGV[1], answer) end
 return answer
 """
 
-# KEYS: the session and its channel; ARGV[10], ARGV[8]: an answer's field and value
+# KEYS: the session, its channel and its log; ARGV[10], ARGV[8]: an answer's field and
+# value; ARGV[12]: how many steps follow (JSON each), added to the log
 _COMMIT = f"""
 local key = KEYS[1]
 local current = redis.call('HGET', key, 'version')
@@ -118,6 +128,9 @@ if ARGV[11] == '1' and redis.call('HEXISTS', key, 'finished_ms') == 0 then
   redis.call('HSET', key, 'finished_ms', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
 end
 redis.call('EXPIRE', key, tonumber(ARGV[6]))
+local n = tonumber(ARGV[12])
+if n > 0 then redis.call('RPUSH', KEYS[3], unpack(ARGV, 13, 12 + n)) end
+redis.call('EXPIRE', KEYS[3], tonumber(ARGV[6]))
 if ARGV[7] ~= '' then
   if {_SHARDED} then redis.call('SPUBLISH', KEYS[2], ARGV[7])
   else redis.call('PUBLISH', KEYS[2], ARGV[7]) end
@@ -214,6 +227,10 @@ class SessionStore:
     def channel(self, session_id: str) -> str:
         return f"{self.prefix}{{{session_id}}}:events"
 
+    def log_key(self, session_id: str) -> str:
+        """The list of the game's steps (compact JSON), oldest first: its record."""
+        return f"{self.prefix}{{{session_id}}}:log"
+
     @staticmethod
     def idem_field(seat: int, credential: str, key: str) -> str:
         return f"idem:{seat}:{credential}:{key}"
@@ -273,6 +290,10 @@ class SessionStore:
                 self._replicated(replicas)
         return None if raw is None else unpack(raw)
 
+    def steps(self, session_id: str) -> list[list[Any]]:
+        """The game's steps, oldest first (its record, with the setup in its token)."""
+        return [orjson.loads(raw) for raw in self.redis.lrange(self.log_key(session_id), 0, -1)]
+
     def stream_client(self, session_id: str) -> Redis:
         """The client whose pool a stream of this session takes its pub/sub connection from."""
         return self.backend.stream_client(self.channel(session_id))
@@ -291,8 +312,10 @@ class SessionStore:
         ttl: int | None = None,
         finished: bool = False,
         operator: str = "",
+        steps: list[list[Any]] | None = None,
     ) -> int:
-        """Store a new session; its creation time (ms, the store's clock)."""
+        """Store a new session and its log's first ``steps``; its creation time (ms, the
+        store's clock)."""
         fields = {
             "slug": slug,
             "version": version,
@@ -303,8 +326,10 @@ class SessionStore:
             "operator": operator,
         }
         flat = [item for pair in fields.items() for item in pair]
+        logged = [orjson.dumps(step) for step in steps or ()]
         created: int = self._script(_CREATE)(
-            keys=[self.key(session_id)], args=[ttl or self.ttl, "1" if finished else "0", *flat]
+            keys=[self.key(session_id), self.log_key(session_id)],
+            args=[ttl or self.ttl, "1" if finished else "0", len(logged), *logged, *flat],
         )
         if operator:
             self._script(_INDEX)(
@@ -363,9 +388,8 @@ class SessionStore:
 
     def end(self, session_id: str, message: dict[str, Any]) -> bool:
         """Delete a session and tell its streams (an operator closing a lesson)."""
-        removed = self._script(_END)(
-            keys=[self.key(session_id), self.channel(session_id)], args=[orjson.dumps(message)]
-        )
+        keys = [self.key(session_id), self.channel(session_id), self.log_key(session_id)]
+        removed = self._script(_END)(keys=keys, args=[orjson.dumps(message)])
         return bool(removed)
 
     def commit(
@@ -382,6 +406,7 @@ class SessionStore:
         system: bool = False,
         idem: tuple[int, str, str, dict[str, Any]] | None = None,
         finished: bool = False,
+        steps: list[list[Any]] | None = None,
     ) -> Commit:
         """Store ``version`` if ``expected`` is still the version (and time is not up).
 
@@ -390,7 +415,8 @@ class SessionStore:
 
         ``idem`` is ``(seat, credential fingerprint, Idempotency-Key, answer)``.
         """
-        keys = [self.key(session_id), self.channel(session_id)]
+        keys = [self.key(session_id), self.channel(session_id), self.log_key(session_id)]
+        logged = [orjson.dumps(step) for step in steps or ()]
         args = [
             expected,
             "1" if system else "0",
@@ -403,6 +429,8 @@ class SessionStore:
             version,
             self.idem_field(idem[0], idem[1], idem[2]) if idem else "",
             "1" if finished else "0",
+            len(logged),
+            *logged,
         ]
         if self.wait_replicas:
             status, version = self._commit_and_wait(keys, args)
