@@ -407,9 +407,10 @@ def test_a_whole_game_through_nginx_survives_a_recreated_instance(stack: Stack) 
     )
 
 
+# on compose.yaml only: the cluster file's image and policies are the same (a test in
+# tests/test_compose_variants.py keeps them so)
+@pytest.mark.parametrize("stack", ["compose.yaml"], indirect=True)
 def test_the_image_and_the_stack_as_an_operator_meets_them(stack: Stack) -> None:
-    if stack.file != "compose.yaml":
-        pytest.skip("compose.yaml's stack is enough: the image and the policies are the same")
     docker = stack.docker
     # no installer: the environment's pip and setuptools and the base's pip,
     # setuptools and wheel are gone (the stand-in base has all three, as the official)
