@@ -28,8 +28,8 @@ RUN python -m venv /venv && /venv/bin/pip install --no-cache-dir . \
     && /venv/bin/pip uninstall --yes pip setuptools
 
 FROM base
-# and the base image's own copies (python:3.11-slim has pip, setuptools and wheel; a
-# base without them, like the stand-in in docs/OPERATIONS.md, has nothing to remove)
+# and the base image's own copies (python:3.11-slim has pip, setuptools and wheel, and
+# so has the stand-in of deploy/standins.sh; a base without them has nothing to remove)
 RUN if python -m pip --version >/dev/null 2>&1; then \
         python -m pip uninstall --yes pip setuptools wheel; \
     fi
