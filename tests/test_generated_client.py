@@ -112,7 +112,9 @@ def test_a_generated_client_plays_a_whole_element_draft_game(pkg: str, app: Flas
         assert isinstance(done, models.ElementDraftMoveResponse), done
         token, to_act, moves = done.token, done.to_act, moves + 1
     assert moves == 3 * 15 and done.outcome.finished
-    assert sorted(done.outcome.places)[0] == 1
+    places = {p.seat: p.place for p in done.outcome.places}
+    assert sorted(places) == [0, 1, 2] and min(places.values()) == 1
+    assert [p.seat for p in done.outcome.places] == done.outcome.ranking
     # a problem parses into the operation's own model with the code as an enum member
     body = models.ElementDraftMoveRequest.from_dict(
         {"token": token, "seat": seat, "move": move.to_dict()}
