@@ -1,5 +1,6 @@
 # `make serve` and `make test` do all set-up on a fresh machine (Python 3.11+ and a C
-# compiler; for `make test` also Node.js with npm, for the contract linters).
+# compiler; for `make test` also Node.js with npm, for the contract linters and the
+# generated TypeScript client).
 PYTHON ?= python3
 NPM    ?= npm
 VENV   ?= .venv
@@ -8,6 +9,8 @@ STAMP  := $(VENV)/.installed
 SERVE_STAMP := $(VENV)/.installed-serve
 LINTERS := tools/contract
 LINT_STAMP := $(LINTERS)/node_modules/.installed
+TS_CLIENT := tools/ts-client
+TS_STAMP := $(TS_CLIENT)/node_modules/.installed
 
 .PHONY: install serve test lint format typecheck unit contract-lint openapi words bench clean
 
@@ -31,7 +34,13 @@ $(LINT_STAMP): $(LINTERS)/package.json $(LINTERS)/package-lock.json
 	cd $(LINTERS) && $(NPM) ci --no-audit --no-fund --loglevel=error
 	touch $(LINT_STAMP)
 
-install: $(STAMP) $(LINT_STAMP)
+# openapi-typescript, openapi-fetch and TypeScript 5 for the generated TypeScript client
+# (tests/test_typescript_client.py installs them the same way when they are missing)
+$(TS_STAMP): $(TS_CLIENT)/package.json $(TS_CLIENT)/package-lock.json
+	cd $(TS_CLIENT) && $(NPM) ci --no-audit --no-fund --loglevel=error
+	touch $(TS_STAMP)
+
+install: $(STAMP) $(LINT_STAMP) $(TS_STAMP)
 
 serve: $(SERVE_STAMP)
 	$(VENV)/bin/gunicorn --config gunicorn.conf.py 'service:create_app()'
@@ -51,7 +60,7 @@ typecheck: $(STAMP)
 contract-lint: $(STAMP) $(LINT_STAMP)
 	$(PY) -m pytest -q tests/test_contract_lint.py
 
-unit: $(STAMP) $(LINT_STAMP)
+unit: $(STAMP) $(LINT_STAMP) $(TS_STAMP)
 	$(PY) -m pytest
 
 test: lint typecheck unit
@@ -66,4 +75,4 @@ bench: $(STAMP)
 	$(PY) -m bench.run_all
 
 clean:
-	rm -rf $(VENV) $(LINTERS)/node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(LINTERS)/node_modules $(TS_CLIENT)/node_modules $(TS_CLIENT)/out .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -258,10 +258,11 @@ class Outcome:
     """Whether the game has ended, who won, the ranking with places, and the tie-break.
 
     ``places`` runs alongside ``ranking``: seats that share a place share its number
-    and the next places are skipped (1, 1, 3).
+    and the next places are skipped (1, 1, 3). Over the wire each place names its seat
+    (``rules.wire.SeatPlace``), so nobody has to pair two lists:
 
     >>> Outcome(True, winners=(1, 0), ranking=(1, 0, 2), places=(1, 1, 3)).to_json()["places"]
-    [1, 1, 3]
+    [{'seat': 1, 'place': 1}, {'seat': 0, 'place': 1}, {'seat': 2, 'place': 3}]
     """
 
     finished: bool
@@ -279,7 +280,10 @@ class Outcome:
             "finished": self.finished,
             "winners": list(self.winners),
             "ranking": list(self.ranking),
-            "places": list(self.places),
+            "places": [
+                {"seat": seat, "place": place}
+                for seat, place in zip(self.ranking, self.places, strict=True)
+            ],
             "tie_break": self.tie_break,
         }
 

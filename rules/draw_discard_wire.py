@@ -140,8 +140,15 @@ def more(declared: Any, text: str) -> F:
 # ---------------------------------------------------------------- options -----------
 _LIMITS = custom_limits()
 
-Decks = Annotated[Literal["covalent", "ionic", "both"] | None, F(default=None, example="covalent")]
+DeckChoice = Annotated[
+    Literal["covalent", "ionic", "both"],
+    F("The compound decks added to the Basic Deck of 54 Elements.", name="DeckChoice"),
+]
+Decks = Annotated[DeckChoice | None, F(default=None, example="covalent")]
 """The ``decks`` option (each game describes it)."""
+
+
+Bonding = Annotated[Literal["covalent", "ionic"], F("A compound's bonding.", name="Bonding")]
 
 
 class CustomCompound(TypedDict):
@@ -162,10 +169,7 @@ class CustomCompound(TypedDict):
         ]
     ]
     bonding: NotRequired[
-        Annotated[
-            Literal["covalent", "ionic"],
-            F("Defaults to ionic when the formula has a metal, else covalent."),
-        ]
+        Annotated[Bonding, F("Defaults to ionic when the formula has a metal, else covalent.")]
     ]
 
 
@@ -180,7 +184,10 @@ Compounds = Annotated[
 ]
 """The ``compounds`` option: a teacher's own deck (each game describes it)."""
 
-DeckOut = Literal["reshuffle", "end_round"]
+DeckOut = Annotated[
+    Literal["reshuffle", "end_round"],
+    F("When the draw deck runs out: reshuffle the discards, or end the round.", name="DeckOut"),
+]
 """What happens when the draw deck runs out (:mod:`rules.draw_discard`)."""
 
 _CardName = Annotated[str, F(min_length=1, max_length=40)]
@@ -221,18 +228,20 @@ class Face(TypedDict):
     ``Card`` adds the ``deck`` it comes from."""
 
     id: Annotated[CardId, F("Card id (copies have different ids).", minimum=1, example=3)]
-    kind: Annotated[Literal["compound", "element", "wild"], F("Which kind of card.")]
+    kind: Annotated[
+        Literal["compound", "element", "wild"], F("Which kind of card.", name="CardKind")
+    ]
     border: NotRequired[
         Annotated[
             Literal["red", "purple", "green"],
-            F("Compound (red: covalent, purple: ionic) and wild cards (green)."),
+            F("Compound (red: covalent, purple: ionic) and wild cards (green).", name="Border"),
         ]
     ]
     formula: NotRequired[Annotated[str, F("Compound cards: the formula.", example="CO2")]]
     name: NotRequired[
         Annotated[str, F("Compound and element cards: the name.", example="Carbon dioxide")]
     ]
-    bonding: NotRequired[Annotated[Literal["covalent", "ionic"], F("Compound cards: the bonding.")]]
+    bonding: NotRequired[Annotated[Bonding, F("Compound cards: the bonding.")]]
     elements: NotRequired[
         Annotated[list[ElementCount], F("Compound cards: the element cards a capture needs.")]
     ]
@@ -263,12 +272,18 @@ MoveCards = Annotated[list[MoveCard], F(min_items=1, max_items=60)]
 """Card ids in a move."""
 
 
+DrawSource = Annotated[
+    Literal["deck", "discard"],
+    F("Where a card is drawn from: the draw deck or the discard pile.", name="DrawSource"),
+]
+
+
 class DrawMove(TypedDict):
     """Draw one card (twice a turn): from the draw deck, or the top of the discard pile
     (at most once a turn)."""
 
     type: Literal["draw"]
-    source: Annotated[Literal["deck", "discard"], F("Where the card comes from.", example="deck")]
+    source: Annotated[DrawSource, F("Where the card comes from.", example="deck")]
 
 
 class CaptureMove(TypedDict):
@@ -290,7 +305,9 @@ class DiscardMove(TypedDict):
 
 
 # ---------------------------------------------------------------- the view ----------
-Step = Literal["draw", "play"]
+Step = Annotated[
+    Literal["draw", "play"], F("The step of a turn: draw, then play.", name="TurnStep")
+]
 """The step of a turn (each game says what its play step allows)."""
 
 
@@ -474,7 +491,7 @@ class CardDrawnEvent(TypedDict, Generic[C]):
 
     type: Literal["card_drawn"]
     seat: Annotated[Seat, F("The drawer.")]
-    source: Annotated[Literal["deck", "discard"], F("Where from.")]
+    source: Annotated[DrawSource, F("Where from.")]
     count: Annotated[Count, F("Cards drawn (1).")]
     deck_count: Annotated[Count, F("Cards left in the draw deck.")]
     cards: NotRequired[Annotated[list[C], F("The card, where this seat may see it.")]]

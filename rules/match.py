@@ -63,14 +63,15 @@ Target = Annotated[
     ),
 ]
 """The ``target`` option; the default is the seeds' 250 (a game may refine it)."""
-OnTie = Annotated[
+TieRule = Annotated[
     Literal["share", "play_on"],
     F(
         "When seats share the highest total once the target is reached: 'share' the win, "
         "or 'play_on' with more rounds until one seat leads.",
-        default="share",
+        name="OnTie",
     ),
 ]
+OnTie = Annotated[TieRule, F(default="share")]
 MaxRounds = Annotated[
     int,
     F(
@@ -108,7 +109,7 @@ class Match(TypedDict):
     round: Annotated[int, F("The round being played (or just finished).", minimum=1)]
     dealer: Annotated[Seat, F("Its dealer.")]
     target: Annotated[int | None, F("Total that ends the match; null: one round.")]
-    on_tie: Annotated[Literal["share", "play_on"], F("Tie rule.")]
+    on_tie: Annotated[TieRule, F("Tie rule.")]
     totals: Totals
     rounds: Annotated[list[RoundRecord], F("Finished rounds.")]
     over: Annotated[bool, F("The match has ended.")]

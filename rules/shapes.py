@@ -110,9 +110,12 @@ class F:
     ``default`` is used when an optional member is left out (setup options, optional
     move fields); ``code`` is the rule code a bad value gets (``bad_deal`` for a
     deal), when it is not the default one (``bad_option`` / ``bad_move``).
-    ``key_pattern`` constrains the keys of a map; ``secret`` marks an option that fixes
-    hidden cards. Several ``F`` merge, later ones
-    overriding, so a shared alias can be refined where it is used:
+    ``key_pattern`` constrains the keys of a map. ``name`` names an enum's or a map's
+    declaration (``Annotated[Literal[...], F("A monomer.", name="Monomer")]``): the
+    contract then defines it once, as a schema of its own (``<Game>Monomer``), that every
+    member declared with it refers to. ``secret`` marks an option that fixes hidden cards.
+    Several ``F`` merge, later ones overriding, so a shared alias can be refined where it
+    is used:
 
     >>> F("A seat.", minimum=0) | F("The seat that moved.")
     F(description='The seat that moved.', minimum=0)
@@ -134,6 +137,7 @@ class F:
     key_pattern: str | None = None
     format: str | None = None
     code: str | None = None
+    name: str | None = None
     secret: bool = False
     """A setup option whose value fixes cards nobody may see yet (a custom deal): a
     game's record leaves it out until the game is over."""
@@ -184,9 +188,15 @@ class Scalar(Node):
 
 @dataclass(frozen=True)
 class Enum(Node):
-    """One of a few values (``Literal``); a single value is a tag."""
+    """One of a few values (``Literal``); a single value is a tag.
+
+    ``name`` and ``doc``: a named enum's name and description (``F(name=...)``), the
+    facts it was named with; a member's own facts may add to them.
+    """
 
     values: tuple[Any, ...] = ()
+    name: str = ""
+    doc: str = ""
 
 
 @dataclass(frozen=True)
@@ -196,9 +206,12 @@ class Array(Node):
 
 @dataclass(frozen=True)
 class Map(Node):
-    """An object whose members, whatever their names, are all ``value``."""
+    """An object whose members, whatever their names, are all ``value``; ``name`` and
+    ``doc`` as an :class:`Enum`'s."""
 
     value: Node = field(default_factory=Scalar)
+    name: str = ""
+    doc: str = ""
 
 
 @dataclass(frozen=True)
@@ -311,6 +324,8 @@ def _build(tp: Any, env: tuple[tuple[Any, Any], ...]) -> Node:
         for extra in extras:
             if isinstance(extra, F):
                 node = node.with_facts(extra)
+                if extra.name and isinstance(node, Enum | Map):
+                    node = replace(node, name=extra.name, doc=extra.description)
         return node
     if tp in _SCALARS:
         return Scalar(json=_SCALARS[tp])

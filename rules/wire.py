@@ -47,6 +47,13 @@ class Wire:
 Place = Annotated[int, F("A place: 1 is first; seats that tie share a place.", minimum=1)]
 
 
+class SeatPlace(TypedDict):
+    """A seat and the place it finished in."""
+
+    seat: Seat
+    place: Place
+
+
 class Outcome(TypedDict):
     """Whether the game has ended, who won, the ranking with places, and the tie-break."""
 
@@ -54,11 +61,11 @@ class Outcome(TypedDict):
     winners: Annotated[list[Seat], F("The seats in first place.")]
     ranking: Annotated[list[Seat], F("Seats, best first.")]
     places: Annotated[
-        list[Place],
+        list[SeatPlace],
         F(
-            "The place of each seat in `ranking`, in the same order; seats that share a "
-            "place share its number and the next places are skipped (1, 1, 3). Empty "
-            "until the game ends."
+            "Each seat with its place, best first (the order of `ranking`); seats that "
+            "share a place share its number and the next places are skipped (1, 1, 3). "
+            "Empty until the game ends."
         ),
     ]
     tie_break: Annotated[str | None, F("The tie-break that decided the winner, if one was needed.")]

@@ -24,7 +24,15 @@ from .operators import SESSION, SESSION_LIST, Operators
 from .operators import make_blueprint as operator_blueprint
 from .problems import Problem
 from .redis_client import RedisBackend
-from .schemas.common import DETAIL_RECORD, FIELD_ERRORS, SEAT_TOKEN, wire_field2properties
+from .schemas.common import (
+    DEAL_TABLE,
+    DETAIL_RECORD,
+    FIELD_ERRORS,
+    PROBLEM,
+    PROBLEM_DETAILS,
+    SEAT_TOKEN,
+    wire_field2properties,
+)
 from .schemas.contract import BOOK
 from .sessions import realtime
 from .sessions.store import SessionStore
@@ -134,8 +142,11 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
         components.security_scheme(name, scheme)
     for name, spec in HEADERS.items():
         components.header(name, spec)
+    components.schema("Problem", PROBLEM)
+    components.schema("ProblemDetails", PROBLEM_DETAILS)
     components.schema("FieldErrors", FIELD_ERRORS)
     components.schema("DetailRecord", DETAIL_RECORD)
+    components.schema("DealTable", DEAL_TABLE)
     components.schema("SeatToken", SEAT_TOKEN)
     components.schema("OperatorSession", SESSION)
     components.schema("OperatorSessionList", SESSION_LIST)

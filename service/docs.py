@@ -3,7 +3,8 @@
 Every operation gets an ``operationId``, its security requirement (seat and host
 tokens are bearer credentials), and for its error statuses a problem schema of its
 own whose ``code`` is an ``enum`` of exactly the codes that operation may answer, so a
-generated client can switch on them. Every response declares ``X-Request-ID``.
+generated client can switch on them; each extends the one ``Problem`` (``allOf``), so a
+client's error handler can take them all. Every response declares ``X-Request-ID``.
 """
 
 from __future__ import annotations
@@ -11,13 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-import marshmallow as ma
 from apispec import BasePlugin
 from flask_smorest import Blueprint
-from marshmallow import fields, validate
 
 from .problems import PROBLEM_JSON, SERVICE_PROBLEMS, TYPE_BASE
-from .schemas.common import ProblemSchema
+from .schemas.contract import BOOK, ref
 
 F = Callable[..., Any]
 
@@ -153,19 +152,32 @@ def _pascal(operation_id: str) -> str:
     return operation_id[:1].upper() + operation_id[1:]
 
 
-def problem_schema(operation_id: str, codes: Iterable[str]) -> type[ma.Schema]:
-    """A problem schema whose ``code`` enumerates ``codes`` (one per operation)."""
+def problem_schema(operation_id: str, codes: Iterable[str]) -> dict[str, str]:
+    """The operation's problem: :data:`~service.schemas.common.PROBLEM` with ``code`` an
+    enum of exactly ``codes``, named ``<Operation>Problem`` (its codes:
+    ``<Operation>Code``)."""
     ordered = sorted(set(codes))
-    code = fields.String(
-        required=True,
-        validate=validate.OneOf(ordered),
-        metadata={
-            "description": "Stable machine code; the catalogue is at `GET /v1/problems`.",
-            "example": ordered[0],
+    name = _pascal(operation_id)
+    code = BOOK.add(
+        f"{name}Code",
+        {
+            "type": "string",
+            "enum": ordered,
+            "description": f"The problem codes `{operation_id}` may answer; the catalogue "
+            "is at `GET /v1/problems`.",
         },
     )
-    name = f"{_pascal(operation_id)}ProblemSchema"
-    return type(name, (ProblemSchema,), {"code": code, "__doc__": ProblemSchema.__doc__})
+    return BOOK.add(
+        f"{name}Problem",
+        {
+            "description": f"A problem `{operation_id}` answers: a `Problem` whose `code` "
+            "is one of this operation's.",
+            "allOf": [
+                ref("Problem"),
+                {"type": "object", "properties": {"code": code}, "required": ["code"]},
+            ],
+        },
+    )
 
 
 def operation(

@@ -219,7 +219,7 @@ def make_catalogue(apis: Mapping[str, GameApi]) -> Blueprint:
 
 def _detail_route(blp: Blueprint, api: GameApi) -> None:
     name = api.name
-    schema = game_detail_schema(f"{name}GameDetail", api.docs.card)
+    schema = game_detail_schema(f"{name}GameDetail", api.docs.card, api.docs.bot)
 
     class GameDetail(MethodView):
         @blp.response(200, schema, headers=CACHED)

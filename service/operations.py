@@ -279,7 +279,7 @@ BOT_MOVE = Operation(
     "the game lists) is described in the game's rules document. A seat with nothing to do "
     "gets the rules' reason (the game is over, not its turn...).",
     seat="required",
-    body=lambda api: {"bot": bot_field(api.info.bots, _bot_default(api))},
+    body=lambda api: {"bot": bot_field(api.docs, _bot_default(api))},
     answer=_move_members,
     codes=lambda api: rule_codes(api, At.BOT),
     write=_bot,
@@ -739,7 +739,7 @@ def _setup_route(blp: Blueprint, mode: Mode) -> None:
         "seed": seed_field(),
     }
     if api.bots_allowed:
-        members["bots"] = bots_field(api.info.bots)
+        members["bots"] = bots_field(api.docs)
     name = "SessionRequest" if hosted else "SetupRequest"
     schema = StrictSchema.from_dict(
         members, name=mode.schema_name(name) if not hosted else f"{api.name}SessionRequest"
@@ -761,11 +761,7 @@ def _setup_route(blp: Blueprint, mode: Mode) -> None:
                 else ""
             ),
         },
-        "bots": {
-            "type": "object",
-            "additionalProperties": {"type": "string"},
-            "description": "The seats the service plays: seat -> bot.",
-        },
+        "bots": {**api.docs.bots, "description": "The seats the service plays: seat -> bot."},
         "view": api.docs.view,
         "events": api.docs.events("What happened, in order (the deal, then the bot seats' moves)."),
     }

@@ -106,7 +106,7 @@ def test_a_whole_game_to_the_count(table: Any, spec: Any) -> None:
         "finished": True,
         "winners": [0],
         "ranking": [0, 1],
-        "places": [1, 2],
+        "places": [{"seat": 0, "place": 1}, {"seat": 1, "place": 2}],
         "tie_break": None,
     }
     scores = t.post("scores", {"token": t.token}).get_json()

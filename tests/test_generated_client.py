@@ -9,7 +9,9 @@ the code as an enum member.
 
 from __future__ import annotations
 
+import ast
 import importlib
+import re
 import shutil
 import subprocess
 import sys
@@ -50,6 +52,22 @@ def pkg(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         for name in [m for m in sys.modules if m.split(".")[0] == "chem_client"]:
             del sys.modules[name]
         shutil.rmtree(out, ignore_errors=True)
+
+
+def test_generated_names_are_short(pkg: str) -> None:
+    """Every class the generator makes is named in at most 40 characters: no name built
+    from a whole path (`...RequestBotsAdditionalProperty`, `...Type2Type1`)."""
+    models = Path(mod(pkg, "models").__file__).parent
+    names = [
+        node.name
+        for source in models.glob("*.py")
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ClassDef)
+    ]
+    assert len(names) > 300
+    long = sorted((n for n in names if len(n) > 40), key=len)
+    assert not long, long[-10:]
+    assert not [n for n in names if re.search(r"Type\d|AdditionalProperty", n)]
 
 
 def mod(pkg: str, name: str) -> ModuleType:
@@ -94,18 +112,20 @@ def test_a_generated_client_plays_a_whole_element_draft_game(pkg: str, app: Flas
         assert isinstance(done, models.ElementDraftMoveResponse), done
         token, to_act, moves = done.token, done.to_act, moves + 1
     assert moves == 3 * 15 and done.outcome.finished
-    assert sorted(done.outcome.places)[0] == 1
+    places = {p.seat: p.place for p in done.outcome.places}
+    assert sorted(places) == [0, 1, 2] and min(places.values()) == 1
+    assert [p.seat for p in done.outcome.places] == done.outcome.ranking
     # a problem parses into the operation's own model with the code as an enum member
     body = models.ElementDraftMoveRequest.from_dict(
         {"token": token, "seat": seat, "move": move.to_dict()}
     )
     again = move_op.sync_detailed(client=seats[seat], body=body)
     assert again.status_code == 422
-    assert again.parsed.code == models.ElementDraftMoveProblemCode.GAME_OVER
+    assert again.parsed.code == models.ElementDraftMoveCode.GAME_OVER
     stranger = clients(pkg, app, ["not-a-seat-token"])[0]
     refused = move_op.sync_detailed(client=stranger, body=body)
     assert refused.status_code == 403
-    assert refused.parsed.code == models.ElementDraftMoveProblemCode.SEAT_TOKEN_INVALID
+    assert refused.parsed.code == models.ElementDraftMoveCode.SEAT_TOKEN_INVALID
 
 
 def test_a_generated_client_plays_a_polymer_session(pkg: str, app: Flask) -> None:
@@ -127,7 +147,7 @@ def test_a_generated_client_plays_a_polymer_session(pkg: str, app: Flask) -> Non
     started = mod(pkg, "api.polymer_sessions.polymer_session_start").sync(
         session_id=sid, client=host
     )
-    assert started.phase == models.PolymerSessionStartResponsePhase.TRADING
+    assert started.phase == models.PolymerPhase.TRADING
     bot = mod(pkg, "api.polymer_sessions.polymer_session_bot_move")
     version = started.version
     for step in range(10):
@@ -144,7 +164,7 @@ def test_a_generated_client_plays_a_polymer_session(pkg: str, app: Flask) -> Non
     mine = mod(pkg, "api.polymer_sessions.polymer_get_session").sync(
         session_id=sid, client=seats[0], seat=0
     )
-    assert mine.phase == models.PolymerSessionPhase.ENDED and mine.outcome.finished
+    assert mine.phase == models.PolymerPhase.ENDED and mine.outcome.finished
     scores = mod(pkg, "api.polymer_sessions.polymer_session_scores").sync(
         session_id=sid, client=public
     )

@@ -5,7 +5,7 @@ every game ends within the bound of the termination argument."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, get_args
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -15,11 +15,20 @@ from rules.core import events_for
 from rules.metal_vs_nonmetal import GAME
 from rules.metal_vs_nonmetal.table import layout
 from rules.metal_vs_nonmetal.wire import Facing, Prize
+from rules.shapes import Enum, shape
 from rules.zones import named_cards
 
 from .test_conformance import moves_seen
 
-PRIZES, COLLECTED = get_args(Prize), get_args(Facing)
+
+def values(declared: Any) -> tuple[Any, ...]:
+    """The values of a declared (named) enum."""
+    node = shape(declared)
+    assert isinstance(node, Enum)
+    return node.values
+
+
+PRIZES, COLLECTED = values(Prize), values(Facing)
 ZONES = ("ion_deck", "hand", "in_play", "collection", "set_aside")
 
 

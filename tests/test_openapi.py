@@ -91,8 +91,7 @@ def test_each_operation_lists_its_problem_codes_as_an_enum(spec: dict[str, Any])
         if not problem_refs:
             continue
         assert len(problem_refs) == 1, (path, problem_refs)
-        schema = schemas[problem_refs.pop().rsplit("/", 1)[1]]
-        enum = set(schema["properties"]["code"]["enum"])
+        enum = set(problem_codes(schemas, problem_refs.pop()))
         named = set()
         for status, response in op["responses"].items():
             if int(status) >= 400:
@@ -101,8 +100,37 @@ def test_each_operation_lists_its_problem_codes_as_an_enum(spec: dict[str, Any])
                 example = response["content"]["application/problem+json"]["example"]
                 assert example["code"] in enum and example["status"] == int(status)
         assert named == enum, (method, path, named ^ enum)
-    move = schemas["ElementDraftMoveProblem"]["properties"]["code"]["enum"]
+    move = problem_codes(schemas, "#/components/schemas/ElementDraftMoveProblem")
     assert {"not_in_hand", "already_selected", "seat_token_invalid", "token_invalid"} <= set(move)
+
+
+def problem_codes(schemas: dict[str, Any], reference: str) -> list[str]:
+    """The codes of an operation's problem: a ``Problem`` (``allOf``) whose ``code`` is
+    the operation's own enum."""
+    schema = schemas[reference.rsplit("/", 1)[1]]
+    base, narrowed = schema["allOf"]
+    assert base == {"$ref": "#/components/schemas/Problem"}, reference
+    code = narrowed["properties"]["code"]
+    return list(schemas[code["$ref"].rsplit("/", 1)[1]]["enum"])
+
+
+def test_every_problem_extends_the_one_problem(spec: dict[str, Any]) -> None:
+    """One base type for every error answer: each operation's problem is a ``Problem``
+    with its own code enum, and nothing else is a problem."""
+    schemas = spec["components"]["schemas"]
+    problem = schemas["Problem"]
+    assert {"type", "title", "status", "detail", "code"} <= set(problem["required"])
+    answered = set()
+    for path, method, op in operations(spec):
+        for status, response in op["responses"].items():
+            for media_type, media in response.get("content", {}).items():
+                if media_type == "application/problem+json":
+                    assert int(status) >= 400, (method, path, status)
+                    answered.add(media["schema"]["$ref"])
+                    problem_codes(schemas, media["schema"]["$ref"])
+    problems = {f"#/components/schemas/{n}" for n in schemas if n.endswith("Problem")}
+    problems.discard("#/components/schemas/Problem")
+    assert problems == answered, problems ^ answered
 
 
 def test_moves_are_a_discriminated_union(spec: dict[str, Any]) -> None:
@@ -134,6 +162,67 @@ def test_no_value_is_left_untyped(spec: dict[str, Any]) -> None:
     for name, schema in spec["components"]["schemas"].items():
         walk(schema, name)
     assert "PaginationMetadata" not in spec["components"]["schemas"]
+
+
+KEYWORDS = {
+    "string": {"minLength", "maxLength", "pattern", "format"},
+    "array": {"minItems", "maxItems", "uniqueItems", "items", "prefixItems", "contains"},
+    "object": {"minProperties", "maxProperties", "properties", "additionalProperties",
+               "propertyNames", "required"},
+    "number": {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},
+}  # fmt: skip
+
+
+def test_every_keyword_fits_its_type(spec: dict[str, Any]) -> None:
+    """A keyword of one JSON type on a schema of another (a map's size as `maxLength`)
+    is ignored by validators and generators alike, so the limit would bind the server
+    alone."""
+
+    def walk(node: Any, where: str) -> None:
+        if isinstance(node, list):
+            for i, sub in enumerate(node):
+                walk(sub, f"{where}[{i}]")
+            return
+        if not isinstance(node, dict):
+            return
+        kinds = node.get("type")
+        if kinds is not None:
+            kinds = {kinds} if isinstance(kinds, str) else set(kinds)
+            allowed = {"number"} if "integer" in kinds else set()
+            allowed |= kinds
+            for kind, words in KEYWORDS.items():
+                if kind not in allowed:
+                    misplaced = words & set(node) - ({"format"} if kind == "string" else set())
+                    assert not misplaced, f"{where}: {misplaced} on a {sorted(kinds)} schema"
+        for key, sub in node.items():
+            if key not in ("example", "examples", "default", "enum", "const"):
+                walk(sub, f"{where}.{key}")
+
+    walk(spec["components"], "components")
+    walk(spec["paths"], "paths")
+
+
+def test_request_members_state_their_default_in_words(spec: dict[str, Any]) -> None:
+    """No `default` keyword in a schema: openapi-typescript makes a member with one
+    required, so a client could not leave out what the server fills in. The description
+    says it instead."""
+
+    def walk(node: Any, where: str) -> None:
+        if isinstance(node, list):
+            for i, sub in enumerate(node):
+                walk(sub, f"{where}[{i}]")
+        elif isinstance(node, dict):
+            assert "default" not in node, where
+            for key, sub in node.items():
+                if key == "properties":  # member names, one of them may be `default`
+                    for name, member in sub.items():
+                        walk(member, f"{where}.{name}")
+                elif key not in ("example", "examples", "enum", "const"):
+                    walk(sub, f"{where}.{key}")
+
+    walk(spec["components"]["schemas"], "schemas")  # (a query parameter's may stay)
+    options = spec["components"]["schemas"]["ElementDraftOptions"]["properties"]
+    assert options["bismuth_radioactive"]["description"].endswith("Default: `false`.")
 
 
 # ------------------------------------------------------------------ real responses ------

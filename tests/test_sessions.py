@@ -430,7 +430,9 @@ def test_a_whole_game_through_bot_move(client: FlaskClient) -> None:
     assert scores["session_id"] == t.id and scores["version"] == 6
     assert scores["scores"] == DRAFT.scores(state) and scores["scores"]["final"] is True
     assert scores["outcome"] == DRAFT.outcome(state).to_json()
-    assert sorted(scores["outcome"]["places"]) == [1, 2, 3]
+    places = scores["outcome"]["places"]
+    assert sorted(p["place"] for p in places) == [1, 2, 3]
+    assert sorted(p["seat"] for p in places) == [0, 1, 2]
     over = t.bot(0, expect=422)
     assert over["code"] == "game_over"
     move = {"type": "draft", "card": 1}

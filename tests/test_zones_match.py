@@ -115,7 +115,12 @@ def test_a_match_rotates_the_dealer_left_and_adds_up_rounds() -> None:
     assert [r["points"] for r in m["rounds"]] == [[4, 2, 3], [7, 1, 0]]
     out = match.outcome(m)
     assert out.ranking == (0, 1, 2) and out.places == (1, 2, 2) and out.winners == (0,)
-    assert events[-1]["type"] == "game_over" and events[-1]["places"] == [1, 2, 2]
+    assert events[-1]["type"] == "game_over"
+    assert events[-1]["places"] == [
+        {"seat": 0, "place": 1},
+        {"seat": 1, "place": 2},
+        {"seat": 2, "place": 2},
+    ]
 
 
 def test_a_single_round_match_and_a_tie_that_plays_on() -> None:

@@ -21,14 +21,21 @@ Z = Annotated[
 ]
 RoundNo = Annotated[int, F("A round number (the first round is 1).", minimum=1)]
 
-HandPlay = Literal["choice", "top"]
-NextLeader = Literal["winner", "rotate"]
-Collected = Literal["face_down", "face_up"]
+HandPlay = Annotated[
+    Literal["choice", "top"],
+    F("How hands are played: a chosen card, or the top card unseen.", name="HandPlay"),
+]
+NextLeader = Annotated[
+    Literal["winner", "rotate"],
+    F("Who leads the next round: the winner, or the next seat in turn.", name="NextLeader"),
+]
+Collected = Annotated[Literal["face_down", "face_up"], F("How collected cards lie.", name="Facing")]
 EndReason = Annotated[
     Literal["seat_out", "round_limit", "cycle"],
     F(
         "Why the game ended: a seat ran out of cards (`seat_out`), the `round_limit` was "
-        "reached, or play would repeat the same rounds forever (`cycle`)."
+        "reached, or play would repeat the same rounds forever (`cycle`).",
+        name="EndReason",
     ),
 ]
 

@@ -294,13 +294,18 @@ class RunMove(TypedDict):
     ]
 
 
+RunEnd = Annotated[
+    Literal["low", "high"], F("An end of a run: its lowest or highest number.", name="RunEnd")
+]
+
+
 class ExtendMove(TypedDict):
     """Add cards to one end of a run (your own; anyone's with option runs 'anyone')."""
 
     type: Literal["extend"]
     owner: Owner
     run: RunNo
-    end: Annotated[Literal["low", "high"], F("Below the lowest number or above the highest.")]
+    end: Annotated[RunEnd, F("Below the lowest number or above the highest.")]
     cards: Annotated[
         dw.MoveCards, F("Card ids from your hand, lowest atomic number first.", example=[15])
     ]
@@ -333,7 +338,7 @@ class RunExtendedEvent(Meld):
 
     type: Literal["run_extended"]
     owner: Annotated[Seat, F("The board it is on (the seat's own, or any with runs 'anyone').")]
-    end: Annotated[Literal["low", "high"], F("The end extended.")]
+    end: Annotated[RunEnd, F("The end extended.")]
 
 
 def _melded_places(state: State, seat: int, move: Move, cards: TableCards) -> list[JSON]:

@@ -194,7 +194,8 @@ class RoundResult(dw.RoundResult[SeatResult]):
         Literal["all_captured", "went_out", "deck_empty"],
         F(
             "all_captured, went_out (a seat played its last card) or deck_empty (the draw "
-            "deck ran out)."
+            "deck ran out).",
+            name="RoundEnd",
         ),
     ]
     went_out: Annotated[Seat | None, F("The seat that went out, if one did.")]

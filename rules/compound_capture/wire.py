@@ -110,7 +110,10 @@ class RoundResult(dw.RoundResult[dw.SeatResult]):
 
     reason: Annotated[
         Literal["all_captured", "quiet_lap", "deck_empty"],
-        F("all_captured, quiet_lap (a lap with no capture), deck_empty (deck_out end_round)."),
+        F(
+            "all_captured, quiet_lap (a lap with no capture), deck_empty (deck_out end_round).",
+            name="RoundEnd",
+        ),
     ]
 
 

@@ -94,7 +94,10 @@ class Element(TypedDict):
             example=55.845,
         ),
     ]
-    family: Annotated[FamilyKey, F("Family key (the family category).", example="transition-metal")]
+    family: Annotated[
+        FamilyKey,
+        F("Family key (the family category).", example="transition-metal", name="FamilyKey"),
+    ]
     ion_charges: Annotated[
         list[IonCharge],
         F(

@@ -19,7 +19,17 @@ from . import exchange as ex
 from .explain import settled_text
 from .scoring import collected_counts, outcome
 from .table import SET_ASIDE, hand, holders, in_play, move_cards, refill, side
-from .wire import Card, CardNo, Charge, ExchangeNo, Explanation, IonLabel, Result, SeatNo
+from .wire import (
+    Card,
+    CardNo,
+    Charge,
+    ExchangeNo,
+    ExchangeSide,
+    Explanation,
+    IonLabel,
+    Result,
+    SeatNo,
+)
 
 
 # ---------------------------------------------------------------- settled -----------
@@ -85,10 +95,7 @@ class ExchangeSettledEvent(TypedDict):
         str | None,
         F("When neutral: the ions combining.", example="3 Ca2+ + 2 N3- -> Ca3N2"),
     ]
-    stronger: Annotated[
-        Literal["initiator", "responder"] | None,
-        F("When not neutral: the side with more charge."),
-    ]
+    stronger: Annotated[ExchangeSide | None, F("When not neutral: the side with more charge.")]
     difference: Annotated[Count, F("By how much (0 when neutral).")]
     collector: Annotated[SeatNo, F("The seat that collects.")]
     collected: Annotated[Collected, F("What.")]

@@ -30,16 +30,43 @@ Charge = Annotated[int, F("A signed charge.", example=-6)]
 Explanation = Annotated[str, F("For the learner.")]
 ExchangeNo = Annotated[int, F("Exchange number.", minimum=1)]
 
-Prize = Literal["all", "responder_cards"]
+Prize = Annotated[
+    Literal["all", "responder_cards"],
+    F("What a standing power play collects: all the cards, or the responder's.", name="Prize"),
+]
 """Option ``power_play_prize``: what a responding player's standing power play collects."""
-Facing = Literal["face_down", "face_up"]
+Facing = Annotated[Literal["face_down", "face_up"], F("How collections lie.", name="Facing")]
 """Option ``collected``: how collections lie."""
-Step = Literal["initiate", "respond", "reinforce"]
+Step = Annotated[
+    Literal["initiate", "respond", "reinforce"], F("An exchange's step.", name="ExchangeStep")
+]
 """The step of an exchange: the initiating player plays, the responding player answers,
 the initiating player decides on reinforcements."""
-Result = Literal["balanced", "initiator_higher", "reinforced", "power_play", "no_response"]
+Result = Annotated[
+    Literal["balanced", "initiator_higher", "reinforced", "power_play", "no_response"],
+    F("How an exchange ended.", name="ExchangeResult"),
+]
+ExchangeSide = Annotated[
+    Literal["initiator", "responder"],
+    F("A side of an exchange: the initiating or the responding player.", name="ExchangeSide"),
+]
 """How an exchange ends: charges equal; the initiating player's higher; a power play
 balanced by reinforcements; a power play that stands; no possible answer."""
+
+
+IonDeck = Annotated[
+    dict[str, Annotated[int, F("Copies of the ion.", minimum=1, maximum=MAX_COPIES)]],
+    F(
+        "An ion deck: ion label -> copies.",
+        key_pattern=LABEL_PATTERN,
+        min_properties=2,
+        max_properties=MAX_IONS,
+        name="IonDeck",
+    ),
+]
+IonCounts = Annotated[
+    dict[str, Count], F("Cards per ion label.", key_pattern=LABEL_PATTERN, name="IonCounts")
+]
 
 
 class Options(TypedDict, total=False):
@@ -108,16 +135,13 @@ class Options(TypedDict, total=False):
         ),
     ]
     ions: Annotated[
-        dict[str, Annotated[int, F("Copies of the ion.", minimum=1, maximum=MAX_COPIES)]] | None,
+        IonDeck | None,
         F(
             f"A teacher's own deck: ion label -> copies (1-{MAX_COPIES} each). Cations "
             f"must be metals and anions non-metals, with charges from the chemistry data; "
             f"2-{MAX_IONS} ions, 12-{MAX_CARDS} cards, enough to deal 6 to every seat; the "
             "charges must balance. Null is the seed's 40-card deck.",
             default=None,
-            key_pattern=LABEL_PATTERN,
-            min_properties=2,
-            max_properties=MAX_IONS,
             example={"K+": 6, "Mg2+": 3, "Br-": 6, "S2-": 3},
             code="bad_ion_deck",
         ),
@@ -279,11 +303,10 @@ class SeatScore(TypedDict):
     seat: Annotated[SeatNo, F("Seat number.")]
     collected: Annotated[Count, F("Cards collected: the score.")]
     by_ion: Annotated[
-        dict[str, Count] | None,
+        IonCounts | None,
         F(
             "Collected cards per ion; null while collections lie face down and the game "
             "is not over.",
-            key_pattern=LABEL_PATTERN,
             example={"Ca2+": 3, "N3-": 2},
         ),
     ]

@@ -57,8 +57,13 @@ Phase = Annotated[
     Literal["waiting", "trading", "ended"],
     F(
         "waiting: seats declare they are ready, nobody sees a card; trading: the timer "
-        "runs; ended: time is up, loans are settled and every hand is shown."
+        "runs; ended: time is up, loans are settled and every hand is shown.",
+        name="Phase",
     ),
+]
+OfferKind = Annotated[
+    Literal["trade", "undo"],
+    F("A trade, or a proposal to undo an executed trade.", name="OfferKind"),
 ]
 
 
@@ -263,9 +268,7 @@ class OfferView(_FromTo):
     everyone once time is up)."""
 
     id: ObjectId
-    kind: Annotated[
-        Literal["trade", "undo"], F("A trade, or a proposal to undo an executed trade.")
-    ]
+    kind: OfferKind
     count: Annotated[Count, F("Cards on each side.")]
     trade: Annotated[int | None, F("For an undo: the trade it would undo; null otherwise.")]
     give: NotRequired[Annotated[list[Card], F("The cards offered. Only for the two seats.")]]
@@ -498,9 +501,7 @@ class OfferMadeEvent(_FromTo):
 
     type: Literal["offer_made"]
     offer: Annotated[ObjectId, F("The new offer's id.")]
-    kind: Annotated[
-        Literal["trade", "undo"], F("A trade, or a proposal to undo an executed trade.")
-    ]
+    kind: OfferKind
     trade: NotRequired[Annotated[ObjectId, F("For an undo: the trade it would undo.")]]
     count: Annotated[int, F("Cards on each side.", minimum=1)]
     give: NotRequired[Annotated[list[Card], F("The cards offered. Two seats only.")]]

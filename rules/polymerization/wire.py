@@ -29,14 +29,11 @@ LIST_MAX = 8
 a longer list is a malformed move)."""
 
 # ---------------------------------------------------------------- enums -------------
-Kind = Literal["monomer", "initiator", "termination", "tempo", "cta", "copolymer"]
-MonomerKey = Literal["styrene", "methyl_methacrylate", "methyl_acrylate", "acrylonitrile"]
-InitiatorKey = Literal["fenton", "aibn"]
-Mechanism = Literal["combination", "disproportionation"]
-CardKey = Literal[MonomerKey, InitiatorKey, Mechanism, "tempo", "cta", "copolymer"]
-EndedBy = Literal["combination", "disproportionation", "transfer"]
-ChainState = Literal["growing", "capped", "terminated"]
-Phase = Literal["draw", "play", "over"]
+_Kind = Literal["monomer", "initiator", "termination", "tempo", "cta", "copolymer"]
+_MonomerKey = Literal["styrene", "methyl_methacrylate", "methyl_acrylate", "acrylonitrile"]
+_InitiatorKey = Literal["fenton", "aibn"]
+_Mechanism = Literal["combination", "disproportionation"]
+_CardKey = Literal[_MonomerKey, _InitiatorKey, _Mechanism, "tempo", "cta", "copolymer"]
 Propagation = Literal["follow", "meld"]
 UnitsPerCard = Literal["value", "one"]
 TerminationScope = Literal["mine_and_any", "own", "any"]
@@ -45,7 +42,33 @@ End = Literal["immediate", "equal_turns"]
 EmptyStack = Literal["play_on", "end"]
 Scoring = Literal["monomers", "molar_mass"]
 Ranking = Literal["mn_then_pdi", "pdi_then_mn", "pareto"]
-EndReason = Literal["hand_emptied", "stack_empty"]
+
+# named: one schema each in the contract (PolymerizationMonomerKey...), which every
+# member declared with it refers to
+Kind = Annotated[_Kind, F("A card's sort: a monomer, an initiator or a joker.", name="CardKind")]
+MonomerKey = Annotated[_MonomerKey, F("One of the four monomers.", name="MonomerKey")]
+InitiatorKey = Annotated[_InitiatorKey, F("One of the two initiators.", name="InitiatorKey")]
+Mechanism = Annotated[_Mechanism, F("How a termination joins two chains.", name="TerminationKind")]
+CardKey = Annotated[
+    _CardKey, F("A card's face: a monomer, an initiator or a joker.", name="CardKey")
+]
+EndedBy = Annotated[
+    Literal["combination", "disproportionation", "transfer"],
+    F("How a chain was ended: by a termination card or by chain transfer.", name="EndedBy"),
+]
+ChainState = Annotated[
+    Literal["growing", "capped", "terminated"],
+    F("Growing, capped with TEMPO (dormant) or terminated.", name="ChainState"),
+]
+Phase = Annotated[
+    Literal["draw", "play", "over"],
+    F("The turn's step: draw a card, play (a round or a discard), or the game is over.",
+      name="Phase"),
+]  # fmt: skip
+EndReason = Annotated[
+    Literal["hand_emptied", "stack_empty"],
+    F("Why the game ended: a hand was emptied, or the stack was.", name="EndReason"),
+]
 
 
 def _agree(declared: Any, used: Iterable[str], what: str) -> None:
@@ -55,12 +78,12 @@ def _agree(declared: Any, used: Iterable[str], what: str) -> None:
         raise TypeError(f"{what}: the wire declares {get_args(declared)}, the rules {values}")
 
 
-_agree(Kind, KINDS, "card kinds")
-_agree(CardKey, (f.key for f in FACES), "card keys")
-_agree(MonomerKey, MONOMERS, "monomers")
-_agree(InitiatorKey, (f.key for f in FACES if f.kind == INITIATOR), "initiators")
-_agree(Mechanism, MECHANISMS, "termination mechanisms")
-_agree(ChainState, STATES, "chain states")
+_agree(_Kind, KINDS, "card kinds")
+_agree(_CardKey, (f.key for f in FACES), "card keys")
+_agree(_MonomerKey, MONOMERS, "monomers")
+_agree(_InitiatorKey, (f.key for f in FACES if f.kind == INITIATOR), "initiators")
+_agree(_Mechanism, MECHANISMS, "termination mechanisms")
+_agree(get_args(ChainState)[0], STATES, "chain states")
 _agree(Propagation, PROPAGATION_MODES, "propagation modes")
 _agree(Scoring, SCORING, "scoring rules")
 _agree(Ranking, RANKING, "rankings")
@@ -81,7 +104,8 @@ Decks = Annotated[
     Literal[1, 2],
     F(
         "How many of the two identical 55-card decks are shuffled together: 2 (the seed's "
-        "set, 110 cards) or 1 (a shorter game)."
+        "set, 110 cards) or 1 (a shorter game).",
+        name="Decks",
     ),
 ]
 PropagationOption = Annotated[
@@ -90,7 +114,8 @@ PropagationOption = Annotated[
         "What may follow what. 'follow': each monomer card has the value of the card before "
         "it (a pair or triplet, never four in a row) or the next of the series 1, 2, 3 "
         "(after 3 comes 1). 'meld': the cards of one round, on their own, are one card, a "
-        "pair or triplet of one value, or an ascending series (1-2, 2-3, 1-2-3)."
+        "pair or triplet of one value, or an ascending series (1-2, 2-3, 1-2-3).",
+        name="Propagation",
     ),
 ]
 UnitsPerCardOption = Annotated[
@@ -98,7 +123,8 @@ UnitsPerCardOption = Annotated[
     F(
         "What a monomer card counts as: 'value' (a card of value v is v repeat units, the "
         "number of monomers of a chain is the sum of its values) or 'one' (each card is "
-        "one monomer; the value only governs play)."
+        "one monomer; the value only governs play).",
+        name="UnitsPerCard",
     ),
 ]
 AibnSingleStart = Annotated[
@@ -112,14 +138,16 @@ TerminationScopeOption = Annotated[
     TerminationScope,
     F(
         "Which two growing chains a termination card may join: 'mine_and_any' (one of yours "
-        "and any other, an opponent's being taken), 'own' (both yours) or 'any'."
+        "and any other, an opponent's being taken), 'own' (both yours) or 'any'.",
+        name="TerminationScope",
     ),
 ]
 TerminationMechanismOption = Annotated[
     TerminationMechanism,
     F(
         "'printed': each termination card is combination or disproportionation as printed; "
-        "'either': any termination card may be played either way."
+        "'either': any termination card may be played either way.",
+        name="TerminationMechanism",
     ),
 ]
 CappedCount = Annotated[
@@ -134,21 +162,24 @@ EndOption = Annotated[
     F(
         "When a player empties its hand: 'immediate' (the game ends at once, as the seed "
         "says) or 'equal_turns' (the turns go on to the last seat of the lap, so that every "
-        "seat has played as many turns)."
+        "seat has played as many turns).",
+        name="EndRule",
     ),
 ]
 EmptyStackOption = Annotated[
     EmptyStack,
     F(
         "When the stack is empty: 'play_on' (turns go on without drawing until a hand is "
-        "empty) or 'end' (the game ends when a seat should draw and cannot)."
+        "empty) or 'end' (the game ends when a seat should draw and cannot).",
+        name="EmptyStack",
     ),
 ]
 ScoringOption = Annotated[
     Scoring,
     F(
         "'monomers': the number of monomers in your terminated chains; 'molar_mass': Mn and "
-        "PDI of your terminated chains, ranked by `ranking`."
+        "PDI of your terminated chains, ranked by `ranking`.",
+        name="Scoring",
     ),
 ]
 RankingOption = Annotated[
@@ -156,7 +187,8 @@ RankingOption = Annotated[
     F(
         "With molar_mass scoring: 'mn_then_pdi' (higher Mn wins, lower PDI breaks a tie), "
         "'pdi_then_mn' (lower PDI wins, higher Mn breaks a tie) or 'pareto' (a player "
-        "beaten on neither Mn nor PDI shares first place)."
+        "beaten on neither Mn nor PDI shares first place).",
+        name="Ranking",
     ),
 ]
 EndGroups = Annotated[
@@ -277,7 +309,7 @@ class DeckCard(Card):
     ]
 
 
-MONOMER_PATTERN = "^(" + "|".join(get_args(MonomerKey)) + ")$"
+MONOMER_PATTERN = "^(" + "|".join(get_args(_MonomerKey)) + ")$"
 
 
 class Chain(TypedDict):
@@ -285,7 +317,7 @@ class Chain(TypedDict):
 
     id: ChainId
     owner: Annotated[Seat, F("The seat it belongs to.")]
-    state: Annotated[ChainState, F("Growing, capped with TEMPO (dormant) or terminated.")]
+    state: ChainState
     monomer: Annotated[MonomerKey, F("The monomer it grows with now (its last monomer card's).")]
     units: Annotated[Count, F("Number of monomers.")]
     composition: Annotated[
@@ -492,6 +524,8 @@ class Scores(TypedDict):
     """Every seat's breakdown; `final` once the game is over."""
 
     final: Annotated[bool, F("Whether the game is over.")]
-    scoring: Annotated[Scoring, F("How seats are ranked (option scoring).")]
-    ranking: Annotated[Ranking, F("With molar_mass scoring, the ranking rule (option ranking).")]
+    scoring: Annotated[ScoringOption, F("How seats are ranked (option scoring).")]
+    ranking: Annotated[
+        RankingOption, F("With molar_mass scoring, the ranking rule (option ranking).")
+    ]
     seats: Annotated[list[SeatScore], F("In seat order.")]

@@ -11,6 +11,7 @@ from rules import shapes
 from rules.core import RuleViolation
 
 from ..problems import Problem, from_violation
+from .derive import with_default
 
 TOKEN_MAX = 200_000
 SEED_MAX = 2**63 - 1
@@ -29,70 +30,71 @@ class Shared(ma.Schema):
         return self
 
 
-class ProblemSchema(Shared):
-    """RFC 9457 problem details, with a stable machine `code`.
+def _member(kind: str | dict[str, Any], description: str, **more: Any) -> dict[str, Any]:
+    schema = {"type": kind} if isinstance(kind, str) else dict(kind)
+    return {**schema, "description": description, **more}
 
-    Extension members may appear (RFC 9457 section 3.2); those this service sends are
-    documented below.
-    """
 
-    class Meta:
-        unknown = ma.INCLUDE
-
-    type = fields.String(
-        required=True,
-        metadata={"description": "URI reference naming the problem type; `GET` it for details."},
-    )
-    title = fields.String(required=True, metadata={"description": "Short summary of the type."})
-    status = fields.Integer(required=True, metadata={"description": "The HTTP status code."})
-    detail = fields.String(
-        required=True, metadata={"description": "What went wrong here and what to do about it."}
-    )
-    code = fields.String(
-        required=True,
-        metadata={
-            "description": "Stable machine code; the catalogue is at `GET /v1/problems`.",
-            "example": "not_in_hand",
-        },
-    )
-    instance = fields.String(metadata={"description": "The request path."})
-    rule = fields.String(metadata={"description": "The seed sentence a rule violation rests on."})
-    details = fields.Dict(
-        keys=fields.String(),
-        values=fields.Raw(
-            metadata={
-                "description": "A fact: a seat, a card, a count, a name, or a list of them.",
-                # anyOf: an empty list is a list of integers and of strings alike
-                "anyOf": [
-                    {"type": "null"},
-                    {"type": "boolean"},
-                    {"type": "integer"},
-                    {"type": "string"},
-                    {"type": "array", "items": {"type": "integer"}},
-                    {"type": "array", "items": {"type": "string"}},
-                    {"type": "array", "items": {"$ref": "#/components/schemas/DetailRecord"}},
-                    {"$ref": "#/components/schemas/DetailRecord"},
-                ],
-            }
+PROBLEM: dict[str, Any] = {
+    "type": "object",
+    "description": "RFC 9457 problem details, with a stable machine `code`: every error "
+    "answer of every operation. Each operation's own problem (`<operation>Problem`) is this "
+    "with `code` narrowed to the codes it may answer, so one handler typed with `Problem` "
+    "takes them all. Extension members may appear (RFC 9457 section 3.2); those this "
+    "service sends are documented here.",
+    "properties": {
+        "type": _member("string", "URI reference naming the problem type; `GET` it for details."),
+        "title": _member("string", "Short summary of the type."),
+        "status": _member("integer", "The HTTP status code."),
+        "detail": _member("string", "What went wrong here and what to do about it."),
+        "code": _member(
+            "string",
+            "Stable machine code; the catalogue is at `GET /v1/problems`.",
+            example="not_in_hand",
         ),
-        metadata={"description": "Facts about a rule violation (which seat, card, loan...)."},
-    )
-    errors = fields.Raw(
-        metadata={
-            "description": "invalid_request and bad_move: for each bad field, its messages "
-            "(nested fields nest; list items are keyed by their index).",
-            "allOf": [{"$ref": "#/components/schemas/FieldErrors"}],
-        }
-    )
-    request_id = fields.String(metadata={"description": "Request id of an internal error."})
-    current_version = fields.Integer(
-        metadata={"description": "stale_version: the version to resync to."}
-    )
-    deadline_at = fields.String(metadata={"description": "timer_expired: when time ran out."})
-    server_now = fields.String(metadata={"description": "timer_expired: the server's clock."})
-    known = fields.List(fields.String(), metadata={"description": "unknown_move: the moves."})
-    token_game = fields.String(metadata={"description": "token_wrong_game: its game."})
-    seat = fields.Integer(metadata={"description": "seat_token_invalid: the seat asked for."})
+        "instance": _member("string", "The request path."),
+        "rule": _member("string", "The seed sentence a rule violation rests on."),
+        "details": _member(
+            {"$ref": "#/components/schemas/ProblemDetails"},
+            "Facts about a rule violation (which seat, card, loan...).",
+        ),
+        "errors": _member(
+            {"$ref": "#/components/schemas/FieldErrors"},
+            "invalid_request and bad_move: for each bad field, its messages (nested fields "
+            "nest; list items are keyed by their index).",
+        ),
+        "request_id": _member("string", "Request id of an internal error."),
+        "current_version": _member("integer", "stale_version: the version to resync to."),
+        "deadline_at": _member("string", "timer_expired: when time ran out."),
+        "server_now": _member("string", "timer_expired: the server's clock."),
+        "known": _member(
+            {"type": "array", "items": {"type": "string"}}, "unknown_move: the moves."
+        ),
+        "token_game": _member("string", "token_wrong_game: its game."),
+        "seat": _member("integer", "seat_token_invalid: the seat asked for."),
+    },
+    "required": ["code", "detail", "status", "title", "type"],
+    "additionalProperties": True,
+}
+
+PROBLEM_DETAILS: dict[str, Any] = {
+    "type": "object",
+    "description": "Facts about a rule violation, by name: a seat, a card, a count, a name, "
+    "or a list of them.",
+    # anyOf: an empty list is a list of integers and of strings alike
+    "additionalProperties": {
+        "anyOf": [
+            {"type": "null"},
+            {"type": "boolean"},
+            {"type": "integer"},
+            {"type": "string"},
+            {"type": "array", "items": {"type": "integer"}},
+            {"type": "array", "items": {"type": "string"}},
+            {"type": "array", "items": {"$ref": "#/components/schemas/DetailRecord"}},
+            {"$ref": "#/components/schemas/DetailRecord"},
+        ],
+    },
+}
 
 
 DETAIL_RECORD = {
@@ -108,6 +110,12 @@ DETAIL_RECORD = {
             {"type": "array", "items": {"type": "string"}},
         ]
     },
+}
+
+DEAL_TABLE = {
+    "type": "object",
+    "description": "One player count's deal table: the deck size, the hand size...",
+    "additionalProperties": {"type": "integer"},
 }
 
 FIELD_ERRORS = {
@@ -223,38 +231,42 @@ def version_field() -> fields.Integer:
 def seed_field() -> fields.Integer:
     return fields.Integer(
         strict=True,
-        load_default=None,
         allow_none=True,
         validate=validate.Range(min=0, max=SEED_MAX),
         metadata={
-            "description": "Fixes the shuffle, for lessons and tests. Omit it in real "
-            "play: anyone who knows the seed can work out the deal."
+            "description": "Fixes the shuffle, for lessons and tests. Omit it (or null) in "
+            "real play: anyone who knows the seed can work out the deal."
         },
     )
 
 
-def bot_field(bots: tuple[str, ...], default: str) -> fields.String:
-    return fields.String(
-        load_default=default,
-        validate=validate.OneOf(list(bots)),
-        metadata={"description": "Which bot chooses the move.", "example": default},
+def bot_field(docs: Any, default: str) -> WireField:
+    """``bot``: one of the game's bots (``<Game>Bot``)."""
+    return WireField(
+        {
+            **docs.bot,
+            "description": with_default("Which bot chooses the move.", default),
+            "example": default,
+        },
+        docs.bot_node,
+        # a callable: the contract states the default in words (derive.with_default)
+        load_default=lambda: default,
     )
 
 
-def bots_field(bots: tuple[str, ...]) -> fields.Dict:
-    return fields.Dict(
-        keys=fields.String(validate=validate.Regexp(r"^[0-9]{1,2}$")),
-        values=fields.String(validate=validate.OneOf(list(bots))),
-        load_default=dict,
-        validate=validate.Length(max=64),
-        metadata={
+def bots_field(docs: Any) -> WireField:
+    """``bots`` at setup: the seats the service plays (``<Game>Bots``)."""
+    return WireField(
+        {
+            **docs.bots,
             "description": "Seats the service plays (seat number -> bot name). After setup "
             "and after every human move the service plays these seats until a human must "
             "act, in the same request, and returns all the events in order, each with its "
             "`actor`. With every seat a bot the game plays to its end in one request. This is "
-            "how a one-person game is played.",
-            "example": {"1": "greedy"},
+            "how a one-person game is played. Default: `{}` (no bot seats).",
         },
+        docs.bots_node,
+        load_default=dict,
     )
 
 
@@ -385,16 +397,18 @@ class GameCatalogueSchema(ma.Schema):
     games = fields.List(fields.Nested(GameSummarySchema), required=True)
 
 
-def game_detail_schema(name: str, card: dict[str, Any]) -> type[ma.Schema]:
+def game_detail_schema(name: str, card: dict[str, Any], bot: dict[str, Any]) -> type[ma.Schema]:
     """``GET /v1/games/<slug>`` for one game: the generic facts and its typed deck."""
     return GameSummarySchema.from_dict(
         {
             "seed_file": fields.String(required=True),
             "options": fields.List(fields.Nested(OptionSchema), required=True),
-            "bots": fields.List(fields.String(), required=True),
+            "bots": fields.List(
+                WireField(bot), required=True, metadata={"description": "The game's bots."}
+            ),
             "player_counts": fields.Dict(
                 keys=fields.String(),
-                values=fields.Dict(keys=fields.String(), values=fields.Integer()),
+                values=WireField({"$ref": "#/components/schemas/DealTable"}),
                 required=True,
                 metadata={
                     "description": "Per player count, the deal table (deck size, hand size...)."

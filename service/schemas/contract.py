@@ -14,7 +14,9 @@ from typing import Any
 
 from rules import records
 from rules.core import Game
-from rules.shapes import shape
+from rules.shapes import Enum as EnumNode
+from rules.shapes import F, Node, shape
+from rules.shapes import Map as MapNode
 from rules.wire import Outcome
 
 from .derive import ACTOR, Components, pascal, ref
@@ -28,7 +30,7 @@ GAME_STARTED = BOOK.add(
         "type": "object",
         "description": "The service dealt the game.",
         "properties": {
-            "type": {"type": "string", "enum": ["game_started"]},
+            "type": {"type": "string", "const": "game_started"},
             "players": {"type": "integer", "minimum": 1, "description": "Number of seats."},
             "actor": ACTOR,
         },
@@ -47,6 +49,8 @@ def string(description: str, **more: Any) -> dict[str, Any]:
     return {"type": "string", "description": description, **more}
 
 
+MAX_SEATS = 64
+"""Seats are numbered 0-63 (``rules.shapes.Seat``)."""
 VERSION = integer("Moves applied so far (a hosted move names the version it was decided on).")
 TO_ACT = {
     "type": "array",
@@ -75,6 +79,12 @@ class GameDocs:
     """The game's record (``rules.records.record_type``)."""
     check: dict[str, Any]
     """A replay's answer (``rules.records.check_type``)."""
+    bot: dict[str, Any]
+    """The game's bot names (``<Game>Bot``), one enum for every member naming a bot."""
+    bot_node: Node
+    bots: dict[str, Any]
+    """Seats the service plays (``<Game>Bots``: seat number -> bot name)."""
+    bots_node: Node
 
     def events(self, description: str) -> dict[str, Any]:
         return {"type": "array", "items": self.event, "description": description}
@@ -106,8 +116,27 @@ def _build(game: Game) -> GameDocs:
         extra.name: (None, BOOK.schema(shape(extra.answers), prefix) if extra.answers else None)
         for extra in game.extras
     }
+    bot_node = EnumNode(
+        values=tuple(game.info.bots),
+        name="Bot",
+        doc="A bot that chooses a seat's moves: `random` picks any legal move; the others "
+        "are described in the game's rules document.",
+    )
+    bots_node = MapNode(
+        value=bot_node,
+        facts=F(
+            "Seats the service plays: seat number -> bot name.",
+            max_properties=MAX_SEATS,
+            key_pattern=r"^[0-9]{1,2}$",
+            example={"1": "greedy"},
+        ),
+    )
     return GameDocs(
         prefix=prefix,
+        bot=BOOK.named(f"{prefix}Bot", bot_node, prefix),
+        bot_node=bot_node,
+        bots=BOOK.named(f"{prefix}Bots", bots_node, prefix),
+        bots_node=bots_node,
         options=BOOK.schema(shape(wire.options), prefix),
         move=BOOK.one_of([shape(m) for m in wire.moves], prefix),
         event=BOOK.one_of(

@@ -7,6 +7,16 @@ closed (``additionalProperties: false``): an answer's members are exactly the
 declared ones, so a declaration that forgets a member fails the tests that check
 real answers.
 
+What generated clients make of it decides a few forms:
+
+- a named enum (``F(name=...)``) is one component, ``<Game><Name>``, that its members
+  refer to; a nullable one is ``anyOf`` it and null, so generators make one type of it
+  (a ``type: [string, null]`` enum became three classes in openapi-python-client);
+- a tag (a one-value ``Literal``) is a ``const``: no enum class per tagged object;
+- a member's default is stated in its description, not as ``default``: the members
+  with one are those a client may leave out, and openapi-typescript makes a member
+  with a ``default`` required (so a request leaving it out would not compile).
+
 >>> from typing import Annotated, Literal, TypedDict
 >>> from rules.shapes import F, shape
 >>> class Draw(TypedDict):
@@ -22,14 +32,17 @@ real answers.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from rules import shapes
-from rules.shapes import MISSING, Node
+from rules.shapes import MISSING, F, Node
 
 SHARED_MODULE = "rules.wire"
 REF = "#/components/schemas/"
+NULL = {"type": "null"}
 ACTOR = {
     "type": ["integer", "null"],
     "description": "The seat whose move produced this event (a bot seat's too); null for "
@@ -75,8 +88,24 @@ class Components:
             return self.object(node, prefix)
         if isinstance(node, shapes.Nullable):
             return self._nullable(node, prefix)
+        if isinstance(node, shapes.Enum) and node.name:
+            return self.enum(node, prefix)
+        if isinstance(node, shapes.Map) and node.name:
+            return self.map(node, prefix)
         out = self._inline(node, prefix)
         return _with_facts(out, node.facts)
+
+    def enum(self, node: shapes.Enum, prefix: str, *, name: str | None = None) -> dict[str, Any]:
+        """A ``$ref`` to a named enum's component (with the member's own facts)."""
+        name = name or prefix + (node.name or "")
+        body: dict[str, Any] = {"type": _enum_type(node.values), "enum": list(node.values)}
+        if node.doc:
+            body["description"] = node.doc
+        self.add(name, body)
+        facts = node.facts
+        if facts.description == node.doc:
+            facts = replace(facts, description="")
+        return _with_facts(ref(name), facts)
 
     def object(
         self,
@@ -110,22 +139,51 @@ class Components:
         self.add(name, body, node.origin)
         return {**ref(name), **_member_facts(node)}
 
+    def map(self, node: shapes.Map, prefix: str) -> dict[str, Any]:
+        """A ``$ref`` to a named map's component: the map's own facts (its size, its
+        keys) are the component's, the member's description, example and default the
+        member's."""
+        own = replace(node.facts, description=node.doc, example=MISSING, default=MISSING)
+        target = self.add(prefix + node.name, _with_facts(self._inline(node, prefix), own))
+        member = _about_member(node.facts)
+        if member.description == node.doc:
+            member = replace(member, description="")
+        return _with_facts(target, member)
+
+    def named(self, name: str, node: Node, prefix: str) -> dict[str, Any]:
+        """``node`` (not an object) as a component of its own, ``name``; a ``$ref`` to it."""
+        if isinstance(node, shapes.Enum):
+            return self.enum(node, prefix, name=name)
+        return self.add(name, _with_facts(self._inline(node, prefix), node.facts))
+
     def _nullable(self, node: shapes.Nullable, prefix: str) -> dict[str, Any]:
-        inner = self.schema(node.inner, prefix)
+        inner_node = node.inner
+        if isinstance(inner_node, shapes.Enum | shapes.Map) and not inner_node.name:
+            # an unnamed enum and null are three classes in openapi-python-client, a map
+            # and null a class named ...Type0: a named one is one class
+            raise TypeError(f"name the nullable {inner_node} (F(name=...))")
+        if isinstance(inner_node, shapes.Map):
+            # a map's own facts bind it when it is not null (rules.shapes.parse)
+            target = self.map(replace(inner_node, facts=inner_node.facts | node.facts), prefix)
+            return _with_facts(
+                {"anyOf": [{"$ref": target["$ref"]}, NULL]}, _about_member(node.facts)
+            )
+        inner = self.schema(inner_node, prefix)
+        out: dict[str, Any]
         if "$ref" in inner or "oneOf" in inner or "anyOf" in inner:
-            out: dict[str, Any] = {"anyOf": [inner, {"type": "null"}]}
+            out = {"anyOf": [inner, NULL]}
         else:
             out = dict(inner)
             kind: str | list[str] = out["type"]
             out["type"] = [kind, "null"] if isinstance(kind, str) else [*kind, "null"]
-            if "enum" in out:
-                out["enum"] = [*out["enum"], None]
         return _with_facts(out, node.facts)
 
     def _inline(self, node: Node, prefix: str) -> dict[str, Any]:
         if isinstance(node, shapes.Scalar):
             return {"type": node.json}
         if isinstance(node, shapes.Enum):
+            if len(node.values) == 1:  # a tag
+                return {"type": _enum_type(node.values), "const": node.values[0]}
             return {"type": _enum_type(node.values), "enum": list(node.values)}
         if isinstance(node, shapes.Array):
             return {"type": "array", "items": self.schema(node.item, prefix)}
@@ -163,6 +221,11 @@ class Components:
                 "mapping": {str(t): refs[t]["$ref"] for t in order},
             },
         }
+
+
+def _about_member(facts: F) -> F:
+    """The facts about a member, not its shape: its description, example and default."""
+    return F(description=facts.description, example=facts.example, default=facts.default)
 
 
 def _member_facts(node: shapes.Obj) -> dict[str, Any]:
@@ -203,6 +266,16 @@ _KEYWORDS = (
 )
 
 
+def with_default(description: str, default: Any) -> str:
+    """``description`` saying what a member left out is taken to be.
+
+    >>> with_default("Rounds to play.", None)
+    'Rounds to play. Default: `null`.'
+    """
+    text = json.dumps(default, ensure_ascii=False)
+    return f"{description} Default: `{text}`.".strip()
+
+
 def _with_facts(schema: dict[str, Any], facts: shapes.F) -> dict[str, Any]:
     out = dict(schema)
     for attr, keyword in _KEYWORDS:
@@ -214,7 +287,7 @@ def _with_facts(schema: dict[str, Any], facts: shapes.F) -> dict[str, Any]:
     if facts.key_pattern:
         out["propertyNames"] = {"pattern": facts.key_pattern}
     if facts.default is not MISSING:
-        out["default"] = facts.default
+        out["description"] = with_default(out.get("description", ""), facts.default)
     if facts.example is not MISSING:
         out["example"] = facts.example
     return out

@@ -74,7 +74,8 @@ class ForcedDrawsEndedEvent(TypedDict):
     type: Literal["forced_draws_ended"]
     seat: Annotated[SeatNo, F("The responding seat.")]
     reason: Annotated[
-        Literal["different_ion", "neutralised", "ion_deck_empty"], F("Why drawing stopped.")
+        Literal["different_ion", "neutralised", "ion_deck_empty"],
+        F("Why forced drawing stopped.", name="DrawingStopped"),
     ]
     forced: Annotated[Count, F("Cards it had to play.")]
 
