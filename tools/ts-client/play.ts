@@ -291,6 +291,36 @@ async function polymer(): Promise<void> {
   checked("polymer", 5, scores.outcome);
 }
 
+/** One student against four bots the service plays on its own clock (README). */
+async function polymerAgainstBots(): Promise<void> {
+  const made = ok(
+    "sessions",
+    await api.POST("/v1/polymer/sessions", {
+      body: {"players": 5, "options": {"timer_seconds": 60}, "bots": {"1": "trading", "2": "trading", "3": "trading", "4": "trading"}},
+    }),
+  );
+  const path = { session_id: made.session_id };
+  if (made.host_token !== null || made.seats.slice(1).some((s) => s.seat_token !== null)) {
+    throw new Error("polymer with bots: a credential for a bot seat");
+  }
+  const me = as(made.seats[0].seat_token);
+  let view = ok("session", await api.GET("/v1/polymer/sessions/{session_id}", { params: { path } }));
+  for (let wait = 0; view.to_act.some((s) => s !== 0); wait++) {
+    if (wait > 100) throw new Error("polymer with bots: the bots never got ready");
+    await new Promise((done) => setTimeout(done, 50));
+    view = ok("session", await api.GET("/v1/polymer/sessions/{session_id}", { params: { path } }));
+  }
+  const ready = ok(
+    "ready",
+    await api.POST("/v1/polymer/sessions/{session_id}/moves", {
+      params: { path },
+      body: { seat: 0, version: view.version, move: { type: "ready" } },
+      headers: me,
+    }),
+  );
+  if (ready.phase !== "trading") throw new Error("polymer with bots: the timer did not start");
+}
+
 // ----------------------------------------------- the other games: one human, bot seats --
 async function chemistryBattle(): Promise<void> {
   const game = "chemistry-battle";
@@ -419,6 +449,7 @@ async function polymerization(): Promise<void> {
 const started = Date.now();
 await Promise.all([
   polymer(),
+  polymerAgainstBots(),
   elementDraft(),
   metalVsNonmetal(),
   chemistryBattle(),
