@@ -9,7 +9,7 @@ from typing import Any
 from flask import Flask, Response, redirect, request, send_file
 from werkzeug.wrappers import Response as BaseResponse
 
-from . import cors, logs
+from . import callbacks, cors, logs
 from .api import ProblemApi, install_error_handlers
 from .config import Settings
 from .docs import HEADERS, SECURITY_SCHEMES, HeadersPlugin
@@ -34,7 +34,7 @@ from .schemas.common import (
     wire_field2properties,
 )
 from .schemas.contract import BOOK
-from .sessions import realtime
+from .sessions import deliveries, realtime
 from .sessions.store import SessionStore
 from .tokens import Sealer
 
@@ -109,6 +109,7 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
         )
         due = DueWork(backend, settings.redis_key_prefix, lease_ms=settings.due_lease_ms)
         realtime.install(due)
+        deliveries.install(due)
         app.extensions["chemgames.due"] = due
     apis = game_apis()
     app.extensions["chemgames.games"] = apis
@@ -148,6 +149,10 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
     components.schema("DetailRecord", DETAIL_RECORD)
     components.schema("DealTable", DEAL_TABLE)
     components.schema("SeatToken", SEAT_TOKEN)
+    components.schema("Callback", callbacks.REGISTERED)
+    components.schema("DeliveryAttempt", callbacks.ATTEMPT)
+    components.schema("Delivery", callbacks.DELIVERY)
+    components.schema("DeliveryLog", callbacks.DELIVERY_LOG)
     components.schema("OperatorSession", SESSION)
     components.schema("OperatorSessionList", SESSION_LIST)
     for unused in ("PaginationMetadata", "Error"):  # flask-smorest's defaults, unused here

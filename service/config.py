@@ -105,6 +105,10 @@ class Settings:
     due_work: bool = True
     due_poll_ms: int = 200
     due_lease_ms: int = 5000
+    # completion callbacks (service/callbacks.py)
+    webhook_allow_private: bool = False
+    webhook_timeout_seconds: float = 5.0
+    webhook_backoff_seconds: tuple[float, ...] = (0, 5, 30, 120, 600, 1800, 3600, 7200, 14400)
     sse_max_seconds: float = 300.0
     sse_heartbeat_seconds: float = 15.0
     sse_max_streams: int = 500
@@ -148,6 +152,12 @@ class Settings:
             due_work=env.get("DUE_WORK", "on").lower() not in ("off", "0", "no", "false"),
             due_poll_ms=int(env.get("DUE_POLL_MS", 200)),
             due_lease_ms=int(env.get("DUE_LEASE_MS", 5000)),
+            webhook_allow_private=_flag(env, "WEBHOOK_ALLOW_PRIVATE"),
+            webhook_timeout_seconds=float(env.get("WEBHOOK_TIMEOUT_SECONDS", 5)),
+            webhook_backoff_seconds=tuple(
+                float(x) for x in _split(env.get("WEBHOOK_BACKOFF_SECONDS"))
+            )
+            or cls.webhook_backoff_seconds,
             sse_max_seconds=float(env.get("SSE_MAX_SECONDS", 300)),
             sse_heartbeat_seconds=float(env.get("SSE_HEARTBEAT_SECONDS", 15)),
             sse_max_streams=int(env.get("SSE_MAX_STREAMS", 500)),

@@ -159,6 +159,7 @@ def sessions(api: GameApi) -> dict[str, dict[str, Any]]:
             "host_token": HOST,
             "bots": {},
             "events": _started(players),
+            "callback": None,
         },
         "session": {
             **sid,

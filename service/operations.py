@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import marshmallow as ma
-from flask import current_app
+from flask import current_app, request
 from flask.views import MethodView
 from marshmallow import fields
 
@@ -26,7 +26,7 @@ from rules.core import At, Event, Extra, Move, events_for, with_actor
 from rules.records import Log, Step
 from rules.shapes import Obj, shape
 
-from . import examples, replays
+from . import callbacks, examples, replays
 from .auth import bearer
 from .docs import (
     AS_HOST,
@@ -740,6 +740,17 @@ def _setup_route(blp: Blueprint, mode: Mode) -> None:
     }
     if api.bots_allowed:
         members["bots"] = bots_field(api.docs)
+    if hosted:
+        members["callback"] = fields.Nested(
+            callbacks.CallbackRequest,
+            load_default=None,
+            allow_none=True,
+            metadata={
+                "description": "An operator's server to tell when the game ends (and, "
+                "with `moves`, after every move): signed Standard Webhooks events, "
+                "retried for hours (docs/RECORDS.md). Needs an operator key."
+            },
+        )
     name = "SessionRequest" if hosted else "SetupRequest"
     schema = StrictSchema.from_dict(
         members, name=mode.schema_name(name) if not hosted else f"{api.name}SessionRequest"
@@ -767,6 +778,10 @@ def _setup_route(blp: Blueprint, mode: Mode) -> None:
     }
     if hosted:
         answer_members.update(session_id=c.string("The new session."), **api.docs.clock)
+        answer_members["callback"] = {
+            "anyOf": [c.ref("Callback"), {"type": "null"}],
+            "description": "The callback named, with its signing secret; null for none.",
+        }
         ref_ = c.answer(f"{api.name}SessionCreated", "A new hosted game.", answer_members)
     else:
         answer_members["token"] = c.string("The sealed state token: send it with every call.")
@@ -780,6 +795,7 @@ def _setup_route(blp: Blueprint, mode: Mode) -> None:
             403: ["operator_key_invalid"],
             429: ["session_quota_exceeded"],
             503: ["redis_unavailable"],
+            422: ["bad_callback"],
         }
         if hosted
         else {},
@@ -795,7 +811,11 @@ def _setup_route(blp: Blueprint, mode: Mode) -> None:
             operator = creator()  # 401 / 403 where the deployment has operator keys
             if operator:
                 check_quota(operator)
-            loaded, events = flow.create(api, body, operator)
+            named = body.get("callback")
+            told = None
+            if named is not None:
+                told = callbacks.register(named, operator, request.host_url)
+            loaded, events = flow.create(api, body, operator, told)
             env = loaded.env
             # a game against bot seats created without an operator key: only the human
             # seats' credentials, so nobody can look at a bot seat's hand (issue 17)
@@ -808,6 +828,9 @@ def _setup_route(blp: Blueprint, mode: Mode) -> None:
                     "host_token": sealer().host_token(env.game_id) if trusted else None,
                     "bots": bots_block(env),
                     "events": events_for(events, None),
+                    "callback": None
+                    if told is None
+                    else {"url": told.url, "moves": told.moves, "secret": told.secret},
                 },
                 status=201,
                 headers={"Location": f"{mode.prefix()}/{env.game_id}"},

@@ -23,11 +23,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 import marshmallow as ma
+import orjson
 from flask import Response, current_app
 from flask.views import MethodView
 from marshmallow import fields, validate
 
 from .auth import bearer
+from .callbacks import Callback, delivery_log
 from .docs import OPERATOR, merge, operation
 from .jsonio import json_response
 from .parsing import ApiBlueprint as Blueprint
@@ -262,5 +264,34 @@ def make_blueprint() -> Blueprint:
                 )
             st.end(session_id, {"session_id": session_id, "finished": True, "ended": "operator"})
             return Response(status=204)
+
+    @blp.route("/sessions/<session_id>/deliveries")
+    class Deliveries(MethodView):
+        @blp.response(200, {"$ref": "#/components/schemas/DeliveryLog"})
+        @operation(
+            blp,
+            "listOperatorDeliveries",
+            merge(AUTH_ERRORS, {404: ["session_not_found"], 503: ["redis_unavailable"]}),
+            security=OPERATOR,
+        )
+        def get(self, session_id: str) -> Any:
+            """What your session's callback was told: every event and each attempt.
+
+            Kept as long as deliveries may be retried (hours after the session ends).
+            """
+            me = the_operator()
+            st = flow.store()
+            sealed = st.callback_config(session_id)
+            callback = None
+            if sealed is not None:
+                opened = current_app.extensions["chemgames.sealer"].open_bytes(sealed)
+                callback = Callback.from_json(orjson.loads(opened))
+            if callback is None or callback.operator != me:
+                raise Problem(
+                    "session_not_found",
+                    f"You have no session {session_id!r} with a callback (its deliveries are "
+                    "kept for hours after it ends, then forgotten).",
+                )
+            return json_response(delivery_log(session_id, callback, st.deliveries(session_id)))
 
     return blp

@@ -57,6 +57,11 @@ SERVICE_PROBLEMS: Mapping[str, ProblemKind] = {
         413, "Request body too large", "The request body exceeds the configured size limit."
     ),
     "not_found": ProblemKind(404, "Not found", "No resource at this URL."),
+    "bad_callback": ProblemKind(
+        422,
+        "Callback refused",
+        "The callback URL cannot be used: not https, not a public address, or no operator.",
+    ),
     "record_unavailable": ProblemKind(
         409,
         "No record kept",

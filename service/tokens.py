@@ -134,6 +134,13 @@ class Sealer:
         log = Log.expand(data["l"]) if data.get("l") is not None else None
         return Envelope(slug, rules_version, data["id"], data["v"], data["s"], bots, log)
 
+    def seal_bytes(self, data: bytes) -> bytes:
+        """Anything the service keeps secret at rest (a callback's signing secret)."""
+        return self._fernet.encrypt(data)
+
+    def open_bytes(self, sealed: bytes) -> bytes:
+        return self._fernet.decrypt(sealed)
+
     # seat tokens ------------------------------------------------------------------
     def hosted_seed(self, seed: int) -> int:
         """The seed a hosted session deals with when its creator names ``seed``: the same

@@ -22,6 +22,7 @@ from flask import current_app
 from rules.core import Event, Move, events_for, with_actor
 from rules.records import TIME_UP, Step
 
+from .. import callbacks
 from ..auth import fingerprint
 from ..games import GameApi
 from ..play import (
@@ -121,9 +122,14 @@ def _message(loaded: Loaded, env: Envelope, events: list[Event]) -> dict[str, An
     }
 
 
-def create(api: GameApi, body: Mapping[str, Any], operator: str = "") -> tuple[Loaded, list[Event]]:
+def create(
+    api: GameApi,
+    body: Mapping[str, Any],
+    operator: str = "",
+    callback: callbacks.Callback | None = None,
+) -> tuple[Loaded, list[Event]]:
     """Deal a new game, play the bot seats due to act, and store the session (filed
-    under its ``operator``, when one created it).
+    under its ``operator``, when one created it, with its ``callback``).
 
     A seed names a deal only within this deployment: it is mixed with the deployment's
     secret in a domain of its own, so the same seed in stateless setup, or on another
@@ -141,6 +147,11 @@ def create(api: GameApi, body: Mapping[str, Any], operator: str = "") -> tuple[L
     token = sealer().seal(env.without_steps())
     public = api.clock.stored(env.state) if api.clock else {}
     finished = api.game.outcome(env.state).finished
+    told = ""
+    if callback is not None:  # kept first: a session never points to a missing one
+        told = "moves" if callback.moves else "end"
+        config = orjson.dumps(callback.to_json())
+        st.set_callback(env.game_id, sealer().seal_bytes(config), _callback_window())
     created = st.create(
         env.game_id,
         slug=api.slug,
@@ -149,12 +160,18 @@ def create(api: GameApi, body: Mapping[str, Any], operator: str = "") -> tuple[L
         players=int(env.state["players"]),
         deadline_ms=_deadline(api, env),
         public=public,
-        ttl=_ended_ttl() if finished else None,
+        ttl=_ended_ttl(bool(told)) if finished else None,
         finished=finished,
         operator=operator,
         steps=_steps(env),
+        callback=told,
     )
     schedule.created(api, env, created)
+    if told:
+        ended = callbacks.messages(api, env.game_id, env, told, finished, was_finished=False)
+        if ended:
+            st.push_outbox(env.game_id, ended, _callback_window())
+        schedule.callback(api.slug, env.game_id, created + (0 if ended else schedule.SWEEP_MS))
     return load(api, env.game_id), events
 
 
@@ -163,8 +180,19 @@ def _steps(env: Envelope) -> list[list[Any]]:
     return [step.compact() for step in env.log.steps] if env.log is not None else []
 
 
-def _ended_ttl() -> int:
+def _ended_ttl(callback: bool = False) -> int:
+    """How long a finished game stays readable: an hour, or, when its operator's
+    callback is told, as long as the delivery may be retried (its link to the record
+    must work)."""
+    if callback:
+        return _callback_window()
     return min(ENDED_TTL_SECONDS, store().ttl)
+
+
+def _callback_window() -> int:
+    """How long a callback's deliveries may go on: every retry, and an hour more."""
+    backoff = current_app.config["SETTINGS"].webhook_backoff_seconds
+    return int(store().ttl + sum(backoff) + 3600)
 
 
 def commit(
@@ -180,20 +208,30 @@ def commit(
     api = loaded.api
     finished = api.game.outcome(env.state).finished
     schedule.committing(api, loaded.env, env, loaded.now_ms)
-    return store().commit(
+    told = loaded.session.callback
+    outbox = []
+    if told:
+        was_finished = api.game.outcome(loaded.env.state).finished
+        outbox = callbacks.messages(api, loaded.id, env, told, finished, was_finished)
+    result = store().commit(
         loaded.id,
         expected=loaded.session.version,
         version=env.version,
         token=token or sealer().seal(env.without_steps()),
         steps=_steps(env),
+        outbox=outbox,
+        outbox_ttl=_callback_window() if outbox else 0,
         deadline_ms=_deadline(api, env),
         public=api.clock.stored(env.state) if api.clock else {},
         message=_message(loaded, env, events),
-        ttl=_ended_ttl() if finished else None,
+        ttl=_ended_ttl(bool(told)) if finished else None,
         system=system,
         idem=idem,
         finished=finished,
     )
+    if outbox and result.status == "applied":
+        schedule.callback(api.slug, loaded.id, loaded.now_ms)
+    return result
 
 
 def expire_if_due(loaded: Loaded) -> bool:

@@ -9,6 +9,9 @@ a human pace, and the timer reaching zero ends the game. Both are items of due w
   each time after the think time the game's ``Clock.pace`` draws.
 * ``deadline:<slug>/<session>``: the game's deadline transition (time-up), due when
   the clock says.
+* ``callback:<slug>/<session>``: what its operator's callback has to be told
+  (``service/sessions/deliveries.py``), due when a commit put an event in its outbox
+  or a retry's time has come.
 
 Both are scheduled before the commit that makes them due (the move that starts the
 clock), so an instance that dies between the two leaves an item that finds nothing to
@@ -25,6 +28,11 @@ from ..tokens import Envelope
 
 BOT = "bot"
 DEADLINE = "deadline"
+CALLBACK = "callback"
+SWEEP_MS = 60_000
+"""While a game with a callback is played, its outbox is looked at this often at least:
+an ending whose due work was lost (an instance dying between its commit and scheduling
+the delivery) is delivered a minute late, not never."""
 
 
 def due_work() -> DueWork | None:
@@ -38,6 +46,17 @@ def bot_member(slug: str, session_id: str, seat: int) -> str:
 
 def deadline_member(slug: str, session_id: str) -> str:
     return DueWork.member(DEADLINE, f"{slug}/{session_id}")
+
+
+def callback_member(slug: str, session_id: str) -> str:
+    return DueWork.member(CALLBACK, f"{slug}/{session_id}")
+
+
+def callback(slug: str, session_id: str, at_ms: int) -> None:
+    """A session's callback has something to deliver (or to look for) at ``at_ms``."""
+    due = due_work()
+    if due is not None:
+        due.schedule({callback_member(slug, session_id): at_ms})
 
 
 def paced(api: GameApi, env: Envelope) -> bool:

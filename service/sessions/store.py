@@ -45,7 +45,7 @@ PREFIX = "chemgames:"
 # to the channel's own shard only, where PUBLISH is broadcast to every cluster node.
 _SHARDED = "(redis.REDIS_VERSION_NUM or 0) >= 0x070000"
 
-FIELDS = ("slug", "version", "token", "deadline_ms", "public", "players")
+FIELDS = ("slug", "version", "token", "deadline_ms", "public", "players", "callback", "finished_ms")
 """The fields a request reads (not the stored answers beside them)."""
 
 _LOAD = f"""
@@ -98,6 +98,13 @@ end
 return removed
 """
 
+# take every event waiting in an outbox
+_TAKE = """
+local taken = redis.call('LRANGE', KEYS[1], 0, -1)
+redis.call('DEL', KEYS[1])
+return taken
+"""
+
 # an answer to replay, written again so that WAIT (which counts writes) covers it
 _REPLAY = """
 local answer = redis.call('HGET', KEYS[1], ARGV[1])
@@ -105,8 +112,9 @@ if answer then redis.call('HSET', KEYS[1], ARGV[1], answer) end
 return answer
 """
 
-# KEYS: the session, its channel and its log; ARGV[10], ARGV[8]: an answer's field and
-# value; ARGV[12]: how many steps follow (JSON each), added to the log
+# KEYS: the session, its channel, its log and its callback's outbox; ARGV[10], ARGV[8]:
+# an answer's field and value; ARGV[12]: how many steps follow (JSON each), added to the
+# log; then how many callback events follow, and the outbox's TTL, then the events
 _COMMIT = f"""
 local key = KEYS[1]
 local current = redis.call('HGET', key, 'version')
@@ -131,6 +139,11 @@ redis.call('EXPIRE', key, tonumber(ARGV[6]))
 local n = tonumber(ARGV[12])
 if n > 0 then redis.call('RPUSH', KEYS[3], unpack(ARGV, 13, 12 + n)) end
 redis.call('EXPIRE', KEYS[3], tonumber(ARGV[6]))
+local m = tonumber(ARGV[13 + n])
+if m > 0 then
+  redis.call('RPUSH', KEYS[4], unpack(ARGV, 15 + n, 14 + n + m))
+  redis.call('EXPIRE', KEYS[4], tonumber(ARGV[14 + n]))
+end
 if ARGV[7] ~= '' then
   if {_SHARDED} then redis.call('SPUBLISH', KEYS[2], ARGV[7])
   else redis.call('PUBLISH', KEYS[2], ARGV[7]) end
@@ -150,6 +163,8 @@ class Session:
     public: dict[str, Any]
     players: int
     sharded: bool = False  # its events go out with SPUBLISH (Redis 7), else PUBLISH
+    callback: str = ""  # "end" or "moves": what its operator's callback is told
+    finished: bool = False
 
 
 class NotReplicated(ConnectionError):
@@ -231,6 +246,14 @@ class SessionStore:
         """The list of the game's steps (compact JSON), oldest first: its record."""
         return f"{self.prefix}{{{session_id}}}:log"
 
+    def outbox(self, session_id: str) -> str:
+        """The list of callback events committed and not yet taken for delivery."""
+        return f"{self.prefix}{{{session_id}}}:outbox"
+
+    def delivery_key(self, session_id: str) -> str:
+        """The hash of the callback's sealed configuration and its deliveries' log."""
+        return f"{self.prefix}{{{session_id}}}:deliveries"
+
     @staticmethod
     def idem_field(seat: int, credential: str, key: str) -> str:
         return f"idem:{seat}:{credential}:{key}"
@@ -270,6 +293,8 @@ class SessionStore:
             public=orjson.loads(get.get("public") or "{}"),
             players=int(get["players"]),
             sharded=bool(sharded),
+            callback=get.get("callback") or "",
+            finished=bool(get.get("finished_ms")),
         ), now
 
     def idempotent(
@@ -289,6 +314,51 @@ class SessionStore:
             if raw is not None:
                 self._replicated(replicas)
         return None if raw is None else unpack(raw)
+
+    # callbacks ----------------------------------------------------------------------
+    def set_callback(self, session_id: str, sealed: bytes, ttl: int) -> None:
+        """Keep a callback's configuration (sealed: its secret is encrypted at rest) for
+        ``ttl`` s: as long as its deliveries may be retried."""
+        key = self.delivery_key(session_id)
+        with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(key, "config", sealed)
+            pipe.expire(key, ttl)
+            pipe.execute()
+
+    def callback_config(self, session_id: str) -> bytes | None:
+        found: bytes | None = self.redis.hget(self.delivery_key(session_id), "config")
+        return found
+
+    def take_outbox(self, session_id: str) -> list[bytes]:
+        """The events waiting in the outbox, taken out of it (atomically)."""
+        taken: list[bytes] = self._script(_TAKE)(keys=[self.outbox(session_id)])
+        return taken
+
+    def push_outbox(self, session_id: str, events: list[dict[str, Any]], ttl: int) -> None:
+        key = self.outbox(session_id)
+        with self.redis.pipeline(transaction=True) as pipe:
+            pipe.rpush(key, *(orjson.dumps(event) for event in events))
+            pipe.expire(key, ttl)
+            pipe.execute()
+
+    def deliveries(self, session_id: str) -> dict[str, dict[str, Any]]:
+        """The callback's deliveries so far, by event id."""
+        raw = self.redis.hgetall(self.delivery_key(session_id))
+        return {
+            name.decode()[2:]: orjson.loads(value)
+            for name, value in raw.items()
+            if name.startswith(b"d:")
+        }
+
+    def save_delivery(self, session_id: str, delivery: dict[str, Any]) -> None:
+        self.redis.hset(
+            self.delivery_key(session_id), f"d:{delivery['id']}", orjson.dumps(delivery)
+        )
+
+    def playing(self, session_id: str) -> bool:
+        """Whether the session exists and its game is not over."""
+        finished = self.redis.hmget(self.key(session_id), "slug", "finished_ms")
+        return finished[0] is not None and finished[1] is None
 
     def steps(self, session_id: str) -> list[list[Any]]:
         """The game's steps, oldest first (its record, with the setup in its token)."""
@@ -313,6 +383,7 @@ class SessionStore:
         finished: bool = False,
         operator: str = "",
         steps: list[list[Any]] | None = None,
+        callback: str = "",
     ) -> int:
         """Store a new session and its log's first ``steps``; its creation time (ms, the
         store's clock)."""
@@ -324,6 +395,7 @@ class SessionStore:
             "public": orjson.dumps(public),
             "players": players,
             "operator": operator,
+            "callback": callback,
         }
         flat = [item for pair in fields.items() for item in pair]
         logged = [orjson.dumps(step) for step in steps or ()]
@@ -407,6 +479,8 @@ class SessionStore:
         idem: tuple[int, str, str, dict[str, Any]] | None = None,
         finished: bool = False,
         steps: list[list[Any]] | None = None,
+        outbox: list[dict[str, Any]] | None = None,
+        outbox_ttl: int = 0,
     ) -> Commit:
         """Store ``version`` if ``expected`` is still the version (and time is not up).
 
@@ -415,8 +489,14 @@ class SessionStore:
 
         ``idem`` is ``(seat, credential fingerprint, Idempotency-Key, answer)``.
         """
-        keys = [self.key(session_id), self.channel(session_id), self.log_key(session_id)]
+        keys = [
+            self.key(session_id),
+            self.channel(session_id),
+            self.log_key(session_id),
+            self.outbox(session_id),
+        ]
         logged = [orjson.dumps(step) for step in steps or ()]
+        events = [orjson.dumps(event) for event in outbox or ()]
         args = [
             expected,
             "1" if system else "0",
@@ -431,6 +511,9 @@ class SessionStore:
             "1" if finished else "0",
             len(logged),
             *logged,
+            len(events),
+            outbox_ttl,
+            *events,
         ]
         if self.wait_replicas:
             status, version = self._commit_and_wait(keys, args)

@@ -1,0 +1,395 @@
+"""Completion callbacks: an operator's server told when its hosted games end.
+
+An operator may name a callback URL when it creates a hosted session (``callback``:
+``{"url": ..., "moves": false}``). When the game ends (and, with ``moves``, after
+every move) the service POSTs a signed JSON event to it, following the Standard
+Webhooks specification (the ``standardwebhooks`` package signs; the receiver verifies
+with the same package and the secret the creation answered): ``{type, timestamp,
+data}`` with the game, the session, its version, outcome, scores and a link to the
+record, and the headers ``webhook-id`` (the same on every retry: receivers drop
+duplicates by it), ``webhook-timestamp`` and ``webhook-signature``.
+
+Delivery is at least once. The commit that ends a game writes the event to the
+session's outbox in the same script as the move (so no ending is lost to a crash
+between the two), and makes the session's delivery work due (``service/due.py``);
+an attempt that fails (a network error, a timeout, a status other than 2xx) is tried
+again after each of ``WEBHOOK_BACKOFF_SECONDS`` (5 s up to 4 h: about 8 hours in
+all), then given up. Each attempt is logged where the operator can read it
+(``GET /v1/operator/sessions/{id}/deliveries``).
+
+Safe by default: https only, the host must resolve to public addresses only (no
+private, loopback, link-local, multicast or reserved address; checked again at every
+attempt, and the connection goes to the address checked, so a name that changes its
+answer cannot lead the service inside its network), a short timeout, and redirects
+are not followed. ``WEBHOOK_ALLOW_PRIVATE=1`` (development and tests) allows private
+addresses and plain http.
+"""
+
+from __future__ import annotations
+
+import base64
+import http.client
+import ipaddress
+import secrets
+import socket
+import ssl
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+import marshmallow as ma
+import orjson
+from flask import current_app
+from marshmallow import fields, validate
+from standardwebhooks.webhooks import Webhook
+
+from .games import GameApi
+from .problems import Problem
+
+ENDED = "session.ended"
+MOVED = "session.moved"
+MAX_URL = 2048
+ANSWER_READ = 64 * 1024  # of a receiver's answer, read and thrown away
+
+
+@dataclass(frozen=True)
+class Callback:
+    """Where an operator's session reports to, and how it signs."""
+
+    url: str
+    moves: bool
+    secret: str
+    operator: str
+    base: str
+    """The service's own URL as the creating request saw it (for the record's link)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "url": self.url,
+            "moves": self.moves,
+            "secret": self.secret,
+            "operator": self.operator,
+            "base": self.base,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Callback:
+        return cls(
+            str(data["url"]),
+            bool(data["moves"]),
+            str(data["secret"]),
+            str(data["operator"]),
+            str(data["base"]),
+        )
+
+
+class CallbackRequest(ma.Schema):
+    """Where to tell an operator's server about this session (operators only)."""
+
+    class Meta:
+        unknown = ma.RAISE
+
+    url = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=MAX_URL),
+        metadata={
+            "description": "An https:// URL of your server, on a public address; the "
+            "service POSTs Standard Webhooks events to it.",
+            "example": "https://lms.example.org/hooks/chemgames",
+        },
+    )
+    moves = fields.Boolean(
+        load_default=False,
+        truthy={True},
+        falsy={False},
+        metadata={"description": "Also tell it after every move (else: when the game ends)."},
+    )
+
+
+REGISTERED = {
+    "type": "object",
+    "description": "The session's callback, and the secret its events are signed with.",
+    "properties": {
+        "url": {"type": "string", "description": "Where the events go."},
+        "moves": {"type": "boolean", "description": "Whether every move is told too."},
+        "secret": {
+            "type": "string",
+            "description": "Verify each event's `webhook-signature` with it (Standard "
+            "Webhooks: `Webhook(secret).verify(body, headers)`). Shown only here: keep it "
+            "on your server.",
+        },
+    },
+    "required": ["moves", "secret", "url"],
+    "additionalProperties": False,
+}
+
+
+ATTEMPT = {
+    "type": "object",
+    "description": "One attempt to deliver an event.",
+    "properties": {
+        "at": {"type": "string", "format": "date-time", "description": "When it was made."},
+        "status": {
+            "type": ["integer", "null"],
+            "description": "Your server's HTTP status (null: no answer).",
+        },
+        "error": {"type": ["string", "null"], "description": "What went wrong (null: delivered)."},
+        "ms": {"type": "integer", "minimum": 0, "description": "How long it took."},
+    },
+    "required": ["at", "error", "ms", "status"],
+    "additionalProperties": False,
+}
+DELIVERY = {
+    "type": "object",
+    "description": "One event for a session's callback, and its attempts.",
+    "properties": {
+        "id": {"type": "string", "description": "Its `webhook-id` (the same on every retry)."},
+        "type": {"type": "string", "enum": [ENDED, MOVED], "description": "The event."},
+        "status": {
+            "type": "string",
+            "enum": ["pending", "delivered", "failed"],
+            "description": "pending: a retry is due; failed: every retry failed.",
+        },
+        "created": {"type": "string", "format": "date-time", "description": "When queued."},
+        "next_attempt": {
+            "type": ["string", "null"],
+            "format": "date-time",
+            "description": "When it is tried again (null: no more).",
+        },
+        "attempts": {
+            "type": "array",
+            "items": {"$ref": "#/components/schemas/DeliveryAttempt"},
+            "description": "Every attempt, oldest first.",
+        },
+    },
+    "required": ["attempts", "created", "id", "next_attempt", "status", "type"],
+    "additionalProperties": False,
+}
+DELIVERY_LOG = {
+    "type": "object",
+    "description": "A session's callback and every delivery to it.",
+    "properties": {
+        "session_id": {"type": "string", "description": "The session."},
+        "url": {"type": "string", "description": "The callback's URL."},
+        "moves": {"type": "boolean", "description": "Whether every move is told too."},
+        "deliveries": {
+            "type": "array",
+            "items": {"$ref": "#/components/schemas/Delivery"},
+            "description": "Every event, oldest first.",
+        },
+    },
+    "required": ["deliveries", "moves", "session_id", "url"],
+    "additionalProperties": False,
+}
+
+
+def _attempt(a: Mapping[str, Any]) -> dict[str, Any]:
+    return {"at": _iso(a["at_ms"]), "status": a["status"], "error": a["error"], "ms": a["ms"]}
+
+
+def delivery_log(session_id: str, callback: Callback, deliveries: Mapping[str, Any]) -> Any:
+    """What the operator reads of its session's callback."""
+    out = []
+    for d in sorted(deliveries.values(), key=lambda d: (d["created_ms"], d["id"])):
+        out.append(
+            {
+                "id": d["id"],
+                "type": d["type"],
+                "status": d["status"],
+                "created": _iso(d["created_ms"]),
+                "next_attempt": _iso(d["next_ms"]) if d["next_ms"] is not None else None,
+                "attempts": [_attempt(a) for a in d["attempts"]],
+            }
+        )
+    return {
+        "session_id": session_id,
+        "url": callback.url,
+        "moves": callback.moves,
+        "deliveries": out,
+    }
+
+
+def settings() -> Any:
+    return current_app.config["SETTINGS"]
+
+
+def refused(why: str) -> Problem:
+    return Problem(
+        "bad_callback",
+        f"The callback cannot be used: {why}",
+        errors={"callback": {"url": [why]}},
+    )
+
+
+def public_addresses(host: str, port: int, allow_private: bool) -> list[str]:
+    """The addresses ``host`` resolves to, all of them public (else ``bad_callback``).
+
+    >>> public_addresses("127.0.0.1", 80, allow_private=True)
+    ['127.0.0.1']
+    >>> public_addresses("127.0.0.1", 80, allow_private=False)
+    Traceback (most recent call last):
+    ...
+    service.problems.Problem: bad_callback
+    """
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        raise refused(f"the host {host!r} does not resolve.") from None
+    found: list[str] = []
+    for *_, sockaddr in infos:
+        address = str(sockaddr[0])
+        ip = ipaddress.ip_address(address)
+        mapped = getattr(ip, "ipv4_mapped", None)
+        ip = mapped or ip
+        if not allow_private and not _public(ip):
+            raise refused(
+                f"{host!r} resolves to {address}, which is not a public address (a private, "
+                "loopback, link-local or reserved one)."
+            )
+        if address not in found:
+            found.append(address)
+    if not found:
+        raise refused(f"the host {host!r} has no address.")
+    return found
+
+
+def _public(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    return ip.is_global and not (
+        ip.is_private
+        or ip.is_loopback
+        or ip.is_link_local
+        or ip.is_multicast
+        or ip.is_reserved
+        or ip.is_unspecified
+    )
+
+
+def check_url(url: str, allow_private: bool) -> tuple[str, str, int, str]:
+    """``url``'s scheme, host, port and path, if the service may call it."""
+    if len(url) > MAX_URL:
+        raise refused(f"a URL of at most {MAX_URL} characters.")
+    parts = urlsplit(url)
+    allowed = ("https", "http") if allow_private else ("https",)
+    if parts.scheme not in allowed:
+        raise refused("it must be an https:// URL.")
+    if not parts.hostname or parts.username or parts.password:
+        raise refused("it must name a host, and no user or password.")
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        raise refused("its port is not a number from 1 to 65535.") from None
+    public_addresses(parts.hostname, port, allow_private)
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    return parts.scheme, parts.hostname, port, path
+
+
+def register(body: Mapping[str, Any], operator: str, base: str) -> Callback:
+    """The callback a creation request names (``bad_callback`` if it may not)."""
+    if not operator:
+        raise refused(
+            "callbacks are for operators: create the session with an operator key "
+            "(Authorization: Bearer <operator key>) on a deployment that has them."
+        )
+    check_url(body["url"], settings().webhook_allow_private)
+    secret = "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode("ascii")
+    return Callback(body["url"], bool(body.get("moves", False)), secret, operator, base)
+
+
+def messages(
+    api: GameApi, session_id: str, env: Any, callback: str, finished: bool, was_finished: bool
+) -> list[dict[str, Any]]:
+    """The events a commit sends to the session's callback (``callback``: ``end`` or
+    ``moves``, as the session stored it)."""
+    kinds = []
+    if callback == "moves":
+        kinds.append(MOVED)
+    if finished and not was_finished:
+        kinds.append(ENDED)
+    out = []
+    for kind in kinds:
+        outcome = api.game.outcome(env.state)
+        out.append(
+            {
+                "id": f"msg_{uuid.uuid4().hex}",
+                "type": kind,
+                "data": {
+                    "game": api.slug,
+                    "session_id": session_id,
+                    "version": env.version,
+                    "finished": outcome.finished,
+                    "outcome": outcome.to_json(),
+                    "scores": api.game.scores(env.state),
+                    "record": f"/v1/{api.slug}/sessions/{session_id}/record",
+                },
+            }
+        )
+    return out
+
+
+# ---------------------------------------------------------------- delivery ---------
+def _iso(ms: int) -> str:
+    return datetime.fromtimestamp(ms / 1000, tz=UTC).isoformat(timespec="milliseconds")
+
+
+class _PinnedHTTPS(http.client.HTTPSConnection):
+    """HTTPS to an address already checked, with the host's name for SNI and the
+    certificate (a second DNS answer never decides where the request goes)."""
+
+    def __init__(self, address: str, port: int, hostname: str, timeout: float) -> None:
+        super().__init__(address, port, timeout=timeout, context=ssl.create_default_context())
+        self._hostname = hostname
+
+    def connect(self) -> None:
+        sock = socket.create_connection((self.host, self.port), self.timeout)
+        self.sock = self._context.wrap_socket(sock, server_hostname=self._hostname)  # type: ignore[attr-defined]
+
+
+def post(callback: Callback, message: Mapping[str, Any], now_ms: int) -> tuple[int | None, str]:
+    """One attempt: (the receiver's status, or None; what went wrong, or "")."""
+    s = settings()
+    try:
+        scheme, host, port, path = check_url(callback.url, s.webhook_allow_private)
+        address = public_addresses(host, port, s.webhook_allow_private)[0]
+    except Problem as err:
+        return None, err.detail
+    payload = {
+        "type": message["type"],
+        "timestamp": _iso(now_ms),
+        "data": {
+            **message["data"],
+            "record": callback.base.rstrip("/") + message["data"]["record"],
+        },
+    }
+    body = orjson.dumps(payload).decode()
+    stamp = datetime.fromtimestamp(now_ms / 1000, tz=UTC)
+    headers = {
+        "Host": host if port in (80, 443) else f"{host}:{port}",
+        "Content-Type": "application/json",
+        "User-Agent": "chemgames-callbacks",
+        "webhook-id": message["id"],
+        "webhook-timestamp": str(now_ms // 1000),
+        "webhook-signature": Webhook(callback.secret).sign(message["id"], stamp, body),
+    }
+    timeout = s.webhook_timeout_seconds
+    conn: http.client.HTTPConnection
+    if scheme == "https":
+        conn = _PinnedHTTPS(address, port, host, timeout)
+    else:
+        conn = http.client.HTTPConnection(address, port, timeout=timeout)
+    try:
+        conn.request("POST", path, body=body.encode(), headers=headers)
+        answer = conn.getresponse()
+        answer.read(ANSWER_READ)
+        status = answer.status
+    except (OSError, http.client.HTTPException) as err:
+        return None, f"{type(err).__name__}: {err}"[:300]
+    finally:
+        conn.close()
+    if 200 <= status < 300:
+        return status, ""
+    if 300 <= status < 400:
+        return status, "a redirect (not followed)"
+    return status, f"answered {status}"
