@@ -102,10 +102,13 @@ class CallbackRequest(ma.Schema):
         },
     )
     moves = fields.Boolean(
-        load_default=False,
+        load_default=lambda: False,  # a callable: no `default` keyword in the contract
         truthy={True},
         falsy={False},
-        metadata={"description": "Also tell it after every move (else: when the game ends)."},
+        metadata={
+            "description": "Also tell it after every move (else: when the game ends). "
+            "Default: `false`."
+        },
     )
 
 

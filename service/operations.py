@@ -743,12 +743,13 @@ def _setup_route(blp: Blueprint, mode: Mode) -> None:
     if hosted:
         members["callback"] = fields.Nested(
             callbacks.CallbackRequest,
-            load_default=None,
+            load_default=lambda: None,  # a callable: no `default` keyword in the contract
             allow_none=True,
             metadata={
                 "description": "An operator's server to tell when the game ends (and, "
                 "with `moves`, after every move): signed Standard Webhooks events, "
-                "retried for hours (docs/RECORDS.md). Needs an operator key."
+                "retried for hours (docs/RECORDS.md). Needs an operator key. Default: "
+                "none."
             },
         )
     name = "SessionRequest" if hosted else "SetupRequest"

@@ -284,6 +284,7 @@ def _raised_codes(package: str) -> set[str]:
 
 SHARED = [
     "core.py",
+    "records.py",
     "match.py",
     "zones.py",
     "chemistry",
