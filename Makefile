@@ -60,8 +60,11 @@ typecheck: $(STAMP)
 contract-lint: $(STAMP) $(LINT_STAMP)
 	$(PY) -m pytest -q tests/test_contract_lint.py
 
+# the suite in TEST_WORKERS processes (pytest-xdist; each module's tests stay together so
+# a module's servers start once); TEST_WORKERS=0 runs it in this process
+TEST_WORKERS ?= 2
 unit: $(STAMP) $(LINT_STAMP) $(TS_STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadscope)
 
 test: lint typecheck unit
 

@@ -266,9 +266,45 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     codes every other test walked)."""
     last = [i for i in items if i.get_closest_marker("run_last")]
     items[:] = [i for i in items if not i.get_closest_marker("run_last")] + last
+    config.stash[WHOLE_SUITE] = whole_suite(config)
+
+
+def whole_suite(config: pytest.Config) -> bool:
+    """Whether this run selected the whole suite (no -k, -m or a subset of files)."""
     paths = [a for a in config.args if not a.startswith("-")] or ["."]
-    config.stash[WHOLE_SUITE] = (
+    return (
         not config.option.keyword
         and not config.option.markexpr
         and all(a.rstrip("/") in ("tests", "rules", ".") for a in paths)
     )
+
+
+WALKED: dict[str, set[str]] = {}
+"""A distributed run's controller: the codes every worker walked (code -> where)."""
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """xdist: a worker finished; keep the codes it walked."""
+    for code, places in getattr(node, "workeroutput", {}).get("walked", {}).items():
+        WALKED.setdefault(code, set()).update(places)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """A worker hands the codes it walked to the controller; the controller of a whole
+    distributed run checks them all (the catalogue gate, tests/test_walked.py)."""
+    config = session.config
+    workeroutput = getattr(config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["walked"] = {code: sorted(p) for code, p in contract.walked().items()}
+        return
+    distributed = bool(getattr(config.option, "numprocesses", None))
+    if not distributed or not whole_suite(config) or exitstatus not in (0, 1):
+        return
+    found = contract.gate(WALKED)
+    if found:
+        reporter = config.pluginmanager.get_plugin("terminalreporter")
+        for line in found:
+            if reporter is not None:
+                reporter.write_line(f"catalogue gate: {line}", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

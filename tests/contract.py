@@ -113,3 +113,22 @@ def walked() -> dict[str, set[str]]:
     for code in RAISED:
         out[code].add("the rules")
     return out
+
+
+def gate(walked_codes: dict[str, set[str]]) -> list[str]:
+    """What the catalogue gate finds wrong with ``walked_codes`` (code -> where): every
+    code of the problem catalogue must have been answered (or raised by the rules), and
+    nothing answered that the catalogue does not list."""
+    from service.games import game_apis
+    from service.meta_blueprint import problem_catalogue
+
+    catalogue = {p["code"] for p in problem_catalogue(game_apis())}
+    found = []
+    missing = sorted(catalogue - set(walked_codes))
+    if missing:
+        found.append(f"no test made the service answer {missing}")
+    answered = {code for code, places in walked_codes.items() if places - {"the rules"}}
+    unknown = sorted(answered - catalogue - {"?"})
+    if unknown:
+        found.append(f"answered with codes the catalogue does not list: {unknown}")
+    return found
