@@ -60,6 +60,21 @@ def views_hide_secrets(game: Game, state: dict[str, Any], salt: int) -> None:
         assert state["rng"]["key"] not in text
 
 
+def layout_follows_play(
+    game: Game, state: dict[str, Any], playing: Layout | None, over: bool
+) -> None:
+    """A zone game's layout is ``playing`` (the one dealt) while play goes on, and
+    ``playing.at_end()`` once it is ``over``: no card is turned up a move earlier, nor
+    left face down after (``over`` is the caller's own reading of the state)."""
+    layout = game.layout_of(state)
+    if layout is None or playing is None:
+        return
+    if over:
+        assert layout == playing.at_end(), "the layout at the end is not the dealt one's end"
+    else:
+        assert layout == playing, "cards are turned up while play goes on"
+
+
 def legal_moves_apply(game: Game, state: dict[str, Any]) -> None:
     for seat in game.to_act(state):
         for move in game.legal_moves(state, seat):
