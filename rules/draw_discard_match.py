@@ -219,7 +219,7 @@ def view(
     points: PerSeat = _nothing,
 ) -> JSON:
     """What ``seat`` (``None``: an observer) sees of the table by ``table`` (the layout
-    of the state: :func:`layout`): the piles (faces only where it may see them), every
+    of the state: :func:`round_layout`): the piles (faces only where it may see them), every
     seat's hand (its cards once the round is over), captured compounds and points, the
     round's end, the match, and its own hand. ``rules`` (the game's options and counters
     a player should know) follows the turn; ``board(s)`` (a game's own cards on seat
