@@ -400,8 +400,9 @@ class GameRules:
       unless given.
     - ``layout``: for a game whose cards live in ``state["zones"]``, the
       :class:`rules.zones.Layout` saying who sees what (or a function of the state,
-      when an option changes it); the conformance test then also checks that no
-      event delivered to a seat names a card it cannot see.
+      when an option changes it, and once play is over: ``Layout.at_end()``); the
+      conformance test then also checks that no event delivered to a seat names a card
+      it cannot see, and that the cards are turned up exactly when play is over.
     """
 
     info: GameInfo

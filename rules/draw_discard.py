@@ -115,14 +115,15 @@ the seat's moves and a bot's move for it; the others refuse one move."""
 ZONES: tuple[Zone, ...] = (
     Zone("draw", Seen.HIDDEN),
     Zone("discard", Seen.PUBLIC),
-    Zone("hand", Seen.OWNER, per_seat=True, ordered=False),
+    Zone("hand", Seen.OWNER, per_seat=True, ordered=False, at_end=Seen.PUBLIC),
     Zone("compounds", Seen.HIDDEN),
     Zone("row", Seen.PUBLIC),
     Zone("captured", Seen.PUBLIC, per_seat=True),
 )
 """The draw deck (face down), the discard pile (every card on it was played face up, so
-all of it is public), the hands, the face-down compound pile, the face-up row and each
-seat's captured compounds."""
+all of it is public), the hands (on the table once the round is over: "Cards remaining
+in the player's hand must be counted against the total"), the face-down compound pile,
+the face-up row and each seat's captured compounds."""
 
 
 def layout(*extra: Zone) -> Layout:
@@ -130,18 +131,15 @@ def layout(*extra: Zone) -> Layout:
     return Layout((*ZONES, *extra))
 
 
-# The same zones split by the kind of card they hold, so that resampling never deals a
-# hidden compound card into a hand.
-_PLAYING = Layout(tuple(z for z in ZONES if z.name in {"draw", "discard", "hand"}))
-_COMPOUNDS = Layout(tuple(z for z in ZONES if z.name in {"compounds", "row", "captured"}))
-
-
-def redeal_hidden(zones: Zones, seat: int | None, rng: RngState) -> tuple[Zones, RngState]:
-    """``zones`` with every card ``seat`` cannot see resampled (for the leak tests):
-    element and wild cards among the draw deck and the other hands, compound cards
-    within the compound pile. A game's own zones are left as they are."""
-    zones, rng = _PLAYING.redeal_hidden(zones, seat, rng)
-    return _COMPOUNDS.redeal_hidden(zones, seat, rng)
+def redeal_hidden(
+    zones: Zones, table: Layout, seat: int | None, rng: RngState
+) -> tuple[Zones, RngState]:
+    """``zones`` with every card ``seat`` cannot see by ``table`` (the layout of the
+    state) resampled, for the leak tests: element and wild cards among the draw deck and
+    the other hands, compound cards within the compound pile, so that resampling never
+    deals a hidden compound card into a hand. A game's own zones are left as they are."""
+    zones, rng = table.only("draw", "discard", "hand").redeal_hidden(zones, seat, rng)
+    return table.only("compounds", "row", "captured").redeal_hidden(zones, seat, rng)
 
 
 def new_turn(seat: int) -> JSON:

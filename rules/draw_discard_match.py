@@ -41,6 +41,7 @@ __all__ = [
     "next_rounds",
     "outcome",
     "redeal_hidden",
+    "round_layout",
     "round_over",
     "scores",
     "to_act",
@@ -174,13 +175,34 @@ def outcome(state: State) -> Outcome:
     return match.outcome(state["match"])
 
 
-def redeal_hidden(state: State, seat: int | None, seed: int) -> State:
-    """``state`` with every card ``seat`` cannot see resampled (element and wild cards
-    among the draw deck and the other hands, compound cards within the compound pile).
+def round_layout(playing: Layout) -> Callable[[State], Layout]:
+    """A game's layout of a state (``GameRules.layout``): ``playing`` while a round is
+    being played; from its end until the next deal, the hands are on the table
+    (:meth:`rules.zones.Layout.at_end`): "Cards remaining in the player's hand must be
+    counted against the total"."""
+    ended = playing.at_end()
+
+    def layout_of(state: State) -> Layout:
+        return ended if round_over(state) else playing
+
+    return layout_of
+
+
+def redeal_hidden(
+    layout_of: Callable[[State], Layout],
+) -> Callable[[State, int | None, int], State]:
+    """A game's ``redeal_hidden``: ``state`` with every card ``seat`` cannot see by
+    ``layout_of(state)`` resampled (element and wild cards among the draw deck and the
+    other hands, compound cards within the compound pile).
 
     Not the layout's own resampling: that would deal hidden compound cards into hands."""
-    zones, rng = dd.redeal_hidden(state["zones"], seat, new_rng(seed))
-    return {**state, "zones": zones, "rng": rng}
+
+    def redeal(state: State, seat: int | None, seed: int) -> State:
+        table = layout_of(state)
+        zones, rng = dd.redeal_hidden(state["zones"], table, seat, new_rng(seed))
+        return {**state, "zones": zones, "rng": rng}
+
+    return redeal
 
 
 # ---------------------------------------------------------------- views -------------
@@ -196,8 +218,9 @@ def view(
     board: PerSeat = _nothing,
     points: PerSeat = _nothing,
 ) -> JSON:
-    """What ``seat`` (``None``: an observer) sees of the table: the piles (faces only
-    where it may see them), every seat's hand count, captured compounds and points, the
+    """What ``seat`` (``None``: an observer) sees of the table by ``table`` (the layout
+    of the state: :func:`round_layout`): the piles (faces only where it may see them), every
+    seat's hand (its cards once the round is over), captured compounds and points, the
     round's end, the match, and its own hand. ``rules`` (the game's options and counters
     a player should know) follows the turn; ``board(s)`` (a game's own cards on seat
     ``s``'s side of the table) follows its captured compounds, ``points(s)`` (its other
@@ -217,6 +240,7 @@ def view(
             {
                 "seat": s,
                 "hand_count": len(zones["hand"][s]),
+                "hand": table.pile_view(zones, ("hand", s), seat, show),
                 "captured": table.pile_view(zones, ("captured", s), seat, show),
                 **board(s),
                 "compound_points": compound_points * len(zones["captured"][s]),

@@ -18,8 +18,8 @@ made :func:`concrete`; the events that show cards are :func:`card_events`.
 >>> pile = {"count": 1, "cards": [{"id": 3, "kind": "wild", "deck": "covalent"}]}
 >>> parse(pile, Pile[Card]) == pile
 True
->>> seat = {"seat": 0, "hand_count": 7, "captured": pile, "compound_points": 25,
-...         "round_points": None, "total": 0}
+>>> seat = {"seat": 0, "hand_count": 7, "hand": {"count": 7, "cards": None},
+...         "captured": pile, "compound_points": 25, "round_points": None, "total": 0}
 >>> parse(seat, SeatView[Card]) == seat
 True
 >>> [e.__name__ for e in card_events(Card)][:2]
@@ -346,6 +346,14 @@ class SeatView(TypedDict, Generic[C]):
 
     seat: Annotated[Seat, F("Seat number.")]
     hand_count: Annotated[Count, F("Cards in the seat's hand.")]
+    hand: Annotated[
+        Pile[C],
+        F(
+            "The seat's hand: `cards` only for its owner while the round is being played; "
+            "once the round is over (and the match), for every seat and an observer: the "
+            "cards left in it count against the round's score (`round_end`)."
+        ),
+    ]
     captured: Annotated[Pile[C], F("Compounds captured this round.")]
     compound_points: Annotated[Count, F("25 per compound captured this round.")]
     round_points: Annotated[
@@ -355,8 +363,9 @@ class SeatView(TypedDict, Generic[C]):
 
 
 class TableView(TypedDict, Generic[C]):
-    """What one seat (or an observer) may see: never another hand, the deck order or the
-    compound pile (a game adds its own rules, its turn, its seats and its round's end)."""
+    """What one seat (or an observer) may see: never the deck order or the compound pile,
+    nor another hand before the round is over (a game adds its own rules, its turn, its
+    seats and its round's end)."""
 
     players: Annotated[int, F("Number of seats.", minimum=1)]
     phase: Annotated[

@@ -9,7 +9,10 @@ zone's visibility once; from it come
 - the resampling of everything a seat cannot see (:meth:`Layout.redeal_hidden`), which
   the conformance tests use to prove views leak nothing, and
 - the per-seat filtering of card movements in events (:meth:`Layout.moved`): the
-  faces go only to the seats that can see where the cards came from or went to.
+  faces go only to the seats that can see where the cards came from or went to, and
+- the table once the game (or a round of a match) is over (:meth:`Layout.at_end`):
+  each zone declares who sees it then (``at_end``), so the views, the event faces and
+  the resampling all follow from the one layout a game gives for the state.
 
 Card ids are integers; identical copies of a face (two decks, eight Na+ cards) have
 different ids. A game shows a card with a card object that carries its ``id``.
@@ -25,13 +28,22 @@ different ids. A game shows a card with a card object that carries its ``id``.
 >>> event = layout.moved({"type": "drew", "seat": 0}, drawn, ("draw", None), ("hand", 0), 2)
 >>> event["count"], event["private"]
 (2, {0: {'cards': [6, 5]}})
+
+Once play is over the hands go on the table; the draw pile stays face down:
+
+>>> layout = Layout((Zone("draw", Seen.HIDDEN),
+...                  Zone("hand", Seen.OWNER, per_seat=True, ordered=False, at_end=Seen.PUBLIC)))
+>>> zones = layout.deal(2, draw=[1, 2], hand=[[3], [4]])
+>>> ended = layout.at_end()
+>>> sorted(layout.visible(zones, None)), sorted(ended.visible(zones, None))
+([], [3, 4])
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, TypeAlias
 
@@ -64,12 +76,18 @@ class Zone:
 
     ``ordered`` says whether the order of the pile is part of the game (a draw pile, a
     collected pile played in order) or not (a hand, kept sorted).
+
+    ``at_end`` says who sees the zone once the game (or a round of a match) is over,
+    where that differs from ``seen``: what the players then put on the table (hands
+    counted against a score, face-down piles turned over). ``None``: as during play (a
+    draw pile nobody turns over).
     """
 
     name: str
     seen: Seen
     per_seat: bool = False
     ordered: bool = True
+    at_end: Seen | None = None
 
 
 @dataclass(frozen=True)
@@ -110,6 +128,17 @@ class Layout:
     @staticmethod
     def _norm(zone: Zone, pile: Iterable[int]) -> list[int]:
         return list(pile) if zone.ordered else sorted(pile)
+
+    def at_end(self) -> Layout:
+        """This layout once the game (or a round of a match) is over: every zone seen
+        as its ``at_end`` says. A game's layout of a state (``GameRules.layout``) is
+        this one from the move that ends play until a new round is dealt, so views,
+        event faces and :meth:`redeal_hidden` show what is then on the table."""
+        return Layout(tuple(replace(z, seen=z.at_end) if z.at_end else z for z in self.zones))
+
+    def only(self, *names: str) -> Layout:
+        """The zones named (for resampling one kind of card among its own zones)."""
+        return Layout(tuple(self.zone(name) for name in names))
 
     def places(self, zones: Mapping[str, Any]) -> Iterator[Place]:
         """Every pile's address."""

@@ -14,7 +14,12 @@ from rules.chemistry.decks.compound import TableCards
 from rules.core import GameRules, RuleViolation
 from rules.zones import Layout
 
-from .test_conformance import events_name_only_visible_cards, moves_seen, views_hide_secrets
+from .test_conformance import (
+    events_name_only_visible_cards,
+    layout_follows_play,
+    moves_seen,
+    views_hide_secrets,
+)
 
 State = dict[str, Any]
 Move = dict[str, Any]
@@ -122,10 +127,12 @@ class Moves:
     ) -> State:
         """Greedy bots play a 3-seat match to 250 (of at least two rounds): the dealer
         rotates to the left and the seat left of the new dealer starts (``dealt`` checks a
-        game's own fresh round), the match ends with the first round that takes a seat to
-        250 and the best total wins; then every move is refused. The final state."""
+        game's own fresh round), the hands are turned up exactly when a round ends, the
+        match ends with the first round that takes a seat to 250 and the best total wins;
+        then every move is refused. The final state."""
         game = self.game
         state = game.setup(3, {}, seed)
+        playing = game.layout_of(state)
         rounds = []
         while game.to_act(state):
             seat = game.to_act(state)[0]
@@ -134,6 +141,9 @@ class Moves:
                 assert seat == (state["match"]["dealer"] + 1) % 3
             state, events = game.apply(state, seat, move)
             game.check(state)
+            layout_follows_play(game, state, playing, state["result"] is not None)
+            if any(e["type"] == "round_ended" for e in events):
+                hands_shown_only_once_the_round_is_over(game, state)
             rounds += [e for e in events if e["type"] == "round_scored"]
             if move["type"] == "next_round":
                 assert game.to_act(state) == [(seat + 1) % 3]  # left of the new dealer starts
@@ -182,14 +192,18 @@ def checked_moves(
 ) -> Iterator[tuple[int, Move, State, State, list[Any]]]:
     """Play ``state`` to the end of its match, ``bots`` taking turns move by move, and
     yield ``(seat, move, before, after, events)`` for each move. Before every move the
-    invariants hold and the bot's move passes ``can``; every ``sample``-th move no view
+    invariants hold, the hands are turned up exactly when the round is over, and the
+    bot's move passes ``can``; every ``sample``-th move no view
     depends on what its seat cannot see and no event names a card its receiver cannot
     see; at the end the invariants hold."""
     moves = 0
+    playing = game.layout_of(state)
     while game.to_act(state):
         game.check(state)
+        layout_follows_play(game, state, playing, state["result"] is not None)
         if moves % sample == 0:
             views_hide_secrets(game, state, moves)
+            hands_shown_only_once_the_round_is_over(game, state)
         seat = game.to_act(state)[0]
         move, chosen = game.bot_move(state, seat, bots[moves % len(bots)])
         assert game.can(chosen, seat, game.parse_move(move))
@@ -201,6 +215,23 @@ def checked_moves(
         yield seat, move, chosen, after, events
         state = after
     game.check(state)
+    layout_follows_play(game, state, playing, True)
+
+
+def hands_shown_only_once_the_round_is_over(game: GameRules, state: State) -> None:
+    """While a round is played a seat sees only its own hand; once it is over (and until
+    the next deal) every seat and an observer see every hand, whose cards count against
+    the round's score."""
+    over = state["result"] is not None
+    hands = state["zones"]["hand"]
+    for viewer in [None, *range(int(state["players"]))]:
+        for s, row in enumerate(game.view(state, viewer)["seats"]):
+            shown = row["hand"]["cards"]
+            assert row["hand"]["count"] == len(hands[s])
+            if over or s == viewer:
+                assert shown is not None and [c["id"] for c in shown] == hands[s]
+            else:
+                assert shown is None, f"seat {viewer} sees seat {s}'s hand during the round"
 
 
 def check_round_scores(
@@ -208,7 +239,9 @@ def check_round_scores(
 ) -> list[int]:
     """A round just ended in ``events`` and its seats scored ``points`` (recomputed from
     the cards): the round's result, its ``round_scored`` event, the match totals and the
-    scores agree, and the winners are the seats with the most points. The new totals."""
+    scores agree, the winners are the seats with the most points, and every hand is
+    shown. The new totals."""
+    hands_shown_only_once_the_round_is_over(game, after)
     ended = next(e for e in events if e["type"] == "round_ended")
     assert [s["points"] for s in ended["seats"]] == points
     scored = next(e for e in events if e["type"] == "round_scored")

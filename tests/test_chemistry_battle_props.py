@@ -4,9 +4,10 @@ After every move: all 54 cards are held exactly once (hands + table + collected 
 kitty), the state passes ``check``, the scores equal a count made here from the
 events alone, and every card played is the one an independent model of the
 rules says (the chosen card from the hand, else the next card in the order
-collected). Every game ends within its round limit. On sampled moves: no view
-changes when what its seat cannot see is resampled, and the state survives the
-sealed token.
+collected). Every game ends within its round limit, and then every seat's cards
+(hand, captured kitty, collected) are shown to every seat and an observer. On sampled
+moves: no view changes when what its seat cannot see is resampled, no seat sees another
+hand or a kitty card before the end, and the state survives the sealed token.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from rules.zones import named_cards
 from service.tokens import Envelope, Sealer
 
 from .conftest import KEY_A
-from .test_conformance import moves_seen
+from .test_conformance import layout_follows_play, moves_seen
 
 SEALER = Sealer((KEY_A,))
 State = dict[str, Any]
@@ -96,18 +97,35 @@ def conserved(state: State) -> None:
     assert sorted(held) == list(range(1, 55))
 
 
+def shown_at_the_end(state: State, seen: dict[str, Any]) -> None:
+    """Once the game is over every seat's cards are counted face up: hand, captured
+    kitty cards and collected cards, in the order they lie."""
+    zones = state["zones"]
+    for s, row in enumerate(seen["seats"]):
+        for member, zone in (("hand", "hand"), ("kitty", "collected_kitty")):
+            assert [c["id"] for c in row[member]["cards"]] == zones[zone][s]
+        assert [c["id"] for c in row["collected"]["cards"]] == zones["collected"][s]
+
+
 def no_leak(state: State, salt: int) -> None:
     for seat in [None, *range(int(state["players"]))]:
         seen = GAME.view(state, seat)
         for k in range(2):
             assert GAME.view(GAME.redeal_hidden(state, seat, salt * 3 + k), seat) == seen
+        if state["end"] is not None:
+            shown_at_the_end(state, seen)
+            continue
+        for s, row in enumerate(seen["seats"]):
+            own = s == seat and state["options"]["hand_play"] == "choice"
+            assert (row["hand"]["cards"] is not None) == own
+            assert row["kitty"]["cards"] is None
         hidden = set(state["zones"]["kitty"]) | {
             z for k in state["zones"]["collected_kitty"] for z in k
         }
         hidden |= {z for s, h in enumerate(state["zones"]["hand"]) if s != seat for z in h}
         if state["options"]["hand_play"] == "top":
             hidden |= {z for h in state["zones"]["hand"] for z in h}
-        if state["options"]["collected"] == "face_down" and state["end"] is None:
+        if state["options"]["collected"] == "face_down":
             hidden |= {z for c in state["zones"]["collected"] for z in c}
             assert all(s["collected"]["cards"] is None for s in seen["seats"])
         # the last round was played face up: its cards are named wherever they went
@@ -122,6 +140,7 @@ def round_trip(state: State) -> None:
 
 def playout(players: int, seed: int, bots: list[str], options: dict[str, Any], deep: int) -> State:
     state = GAME.setup(players, options, seed)
+    playing = layout(state)
     model = Model(state)
     limit = state["options"]["round_limit"]
     moves = 0
@@ -133,6 +152,7 @@ def playout(players: int, seed: int, bots: list[str], options: dict[str, Any], d
             state, events = GAME.apply(state, seat, move)
         GAME.check(state)
         conserved(state)
+        layout_follows_play(GAME, state, playing, state["end"] is not None)
         follow(model, events)
         totals = [s["total"] for s in GAME.scores(state)["seats"]]
         if not state["zones"]["table"]:
@@ -160,6 +180,8 @@ def playout(players: int, seed: int, bots: list[str], options: dict[str, Any], d
     outcome = GAME.outcome(state)
     best = max(model.counts())
     assert set(outcome.winners) == {s for s, c in enumerate(model.counts()) if c == best}
+    for viewer in [None, *range(players)]:
+        shown_at_the_end(state, GAME.view(state, viewer))
     round_trip(state)
     return state
 

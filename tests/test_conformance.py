@@ -3,7 +3,9 @@
 Random playouts to the end at every player count; after every move: invariants
 hold, the state round-trips through JSON and the sealed token, views do not
 change when what the seat cannot see is resampled, every legal move applies, and
-an illegal move is refused with a code.
+an illegal move is refused with a code. A zone game turns its cards up exactly when
+play is over (the game, or a round of a match): then every seat and an observer see
+every card each seat holds, and before then the layout is the one of play.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from hypothesis import strategies as st
 
 from rules import shapes
 from rules.core import Game, RuleViolation, events_for
+from rules.match import NextRoundMove
 from rules.registry import GAMES
 from rules.wire import Outcome
 from rules.zones import Layout, Place, Seen, Zones, named_cards
@@ -57,6 +60,56 @@ def views_hide_secrets(game: Game, state: dict[str, Any], salt: int) -> None:
             assert game.view(other, seat) == seen, f"view of {seat} depends on hidden state"
         text = orjson.dumps(seen).decode()
         assert state["rng"]["key"] not in text
+
+
+def play_is_over(game: Game, state: dict[str, Any]) -> bool:
+    """The game is over, or a round of a match is: the only move left is to deal the
+    next round (``rules.match``)."""
+    if game.outcome(state).finished:
+        return True
+    to_act = game.to_act(state)
+    return bool(to_act) and all(
+        move["type"] == NEXT_ROUND for seat in to_act for move in game.legal_moves(state, seat)
+    )
+
+
+NEXT_ROUND = shapes.tag_of(shapes.shape(NextRoundMove))
+
+
+def layout_follows_play(
+    game: Game, state: dict[str, Any], playing: Layout | None, over: bool
+) -> None:
+    """A zone game's layout is ``playing`` (the one dealt) while play goes on, and
+    ``playing.at_end()`` once it is ``over``: no card is turned up a move earlier, nor
+    left face down after (``over`` is the caller's own reading of the state)."""
+    layout = game.layout_of(state)
+    if layout is None or playing is None:
+        return
+    if over:
+        assert layout == playing.at_end(), "the layout at the end is not the dealt one's end"
+    else:
+        assert layout == playing, "cards are turned up while play goes on"
+
+
+def cards_turned_up_when_play_is_over(
+    game: Game, state: dict[str, Any], playing: Layout | None
+) -> None:
+    """A zone game's layout follows play (:func:`layout_follows_play`); once play is
+    over every seat and an observer see every pile a seat holds (its hand, its
+    collected or captured cards), and their views name every card in them."""
+    over = play_is_over(game, state)
+    layout_follows_play(game, state, playing, over)
+    layout = game.layout_of(state)
+    if layout is None or playing is None or not over:
+        return
+    zones = state["zones"]
+    held = [p for p in layout.places(zones) if layout.zone(p[0]).per_seat]
+    cards = {c for p in held for c in layout.pile(zones, p)}
+    for seat in [None, *range(int(state["players"]))]:
+        hidden = [p for p in held if not layout.can_see(p, seat)]
+        assert not hidden, f"seat {seat} cannot see {hidden} once play is over"
+        missing = cards - named_cards(game.view(state, seat))
+        assert not missing, f"the view of seat {seat} does not show {missing} at the end"
 
 
 def legal_moves_apply(game: Game, state: dict[str, Any]) -> None:
@@ -189,12 +242,14 @@ def playout(
     """Play bots to the end, checking the engine contract after every move."""
     opts = QUICK_OPTIONS.get(game.info.slug, {}) if options is None else options
     state = game.setup(players, opts, seed)
+    playing = game.layout_of(state)
     moves = 0
     tried: list[Any] = []
     while not game.outcome(state).finished:
         game.check(state)
         if deep:
             round_trips(game, state)
+            cards_turned_up_when_play_is_over(game, state, playing)
             views_hide_secrets(game, state, moves)
             legal_moves_apply(game, state)
             illegal_is_refused(game, state)
@@ -216,7 +271,9 @@ def playout(
         assert moves < MAX_MOVES, "the game does not end"
     game.check(state)
     round_trips(game, state)
+    cards_turned_up_when_play_is_over(game, state, playing)
     if deep:
+        views_hide_secrets(game, state, moves)
         answers_match_the_declarations(game, state)
         refusals_are_in_scope(game, state, tried[-6:])
     assert game.to_act(state) == []

@@ -2,7 +2,9 @@
 
 After every move: each dealt card is in exactly one place, hands shrink in step,
 no view shows another seat's hand or pending pick, and the scores equal an
-independent recomputation written here from the seed text (not the rules code).
+independent recomputation written here from the seed text (not the rules code). At
+the end every card of the deal (drafted or set aside) is shown to every seat and an
+observer.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from functools import cache
 from typing import Any
 
 import orjson
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -152,7 +155,8 @@ def check_invariants(state: dict[str, Any], dealt: set[int]) -> None:
     assert len({len(h) for h in hands}) == 1 and len({len(d) for d in drafted}) == 1
     assert len(hands[0]) + len(drafted[0]) == state["hand_size"]
     public = {z for d in drafted for z in d}
-    if GAME.outcome(state).finished:  # the set-aside cards are shown once the draft ends
+    finished = GAME.outcome(state).finished
+    if finished:  # the set-aside cards are shown once the draft ends
         public |= set(state["set_aside"])
     for seat in range(state["players"]):
         seen = GAME.view(state, seat)
@@ -162,6 +166,10 @@ def check_invariants(state: dict[str, Any], dealt: set[int]) -> None:
         assert not (zs_in(seen) & set(others) - public - set(hands[seat]))
         assert "rng" not in orjson.dumps(seen).decode()
     assert zs_in(GAME.view(state, None)) <= public
+    if finished:  # the whole deal is on the table, for every seat and an observer
+        assert not any(hands) and not any(p is not None for p in state["pending"])
+        for seat in [None, *range(state["players"])]:
+            assert zs_in(GAME.view(state, seat)) == public
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -171,6 +179,16 @@ def check_invariants(state: dict[str, Any], dealt: set[int]) -> None:
     bots=st.lists(st.sampled_from(["random", "greedy"]), min_size=1, max_size=10),
 )
 def test_full_drafts_keep_every_invariant(players: int, seed: int, bots: list[str]) -> None:
+    draft(players, seed, bots)
+
+
+@pytest.mark.parametrize("players", range(2, 11))
+def test_the_end_shows_the_whole_deal_at_every_player_count(players: int) -> None:
+    draft(players, players, ["random"])  # check_invariants at the end: every card shown
+
+
+def draft(players: int, seed: int, bots: list[str]) -> None:
+    """A whole draft by bots, checked after every move and at the end."""
     state = GAME.setup(players, {}, seed)
     dealt = {z for h in state["hands"] for z in h}
     history: list[list[list[int]]] = []

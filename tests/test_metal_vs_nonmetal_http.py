@@ -48,8 +48,11 @@ def test_a_whole_game_by_bots_matches_the_contract(table: Any, spec: dict[str, A
         for who in (None, 0, 1, 2):
             view = t.view(who)
             conforms(spec, "view", view)
-            others = [s for s in view["view"]["seats"] if s["seat"] != who]
-            assert all(s["hand"]["cards"] is None for s in others)
+            seats = view["view"]["seats"]
+            if view["view"]["finished"]:  # hands are shown: empty, their cards set aside
+                assert all(s["hand"] == {"count": 0, "cards": []} for s in seats)
+            else:
+                assert all(s["hand"]["cards"] is None for s in seats if s["seat"] != who)
         conforms(spec, "scores", t.post("scores", {"token": t.token}).get_json())
     assert t.last["outcome"]["finished"]
     assert {"card_played", "responded", "exchange_settled", "game_over"} <= seen_types

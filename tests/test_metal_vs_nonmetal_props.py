@@ -18,7 +18,7 @@ from rules.metal_vs_nonmetal.wire import Facing, Prize
 from rules.shapes import Enum, shape
 from rules.zones import named_cards
 
-from .test_conformance import moves_seen
+from .test_conformance import layout_follows_play, moves_seen
 
 
 def values(declared: Any) -> tuple[Any, ...]:
@@ -66,7 +66,8 @@ def nothing_leaks(
     moved: dict[int | None, set[int]],
 ) -> None:
     """Views and events name only cards their seat may see, and views (and, before the
-    end, the scores) do not change when everything the seat cannot see is resampled."""
+    end, the scores) do not change when everything the seat cannot see is resampled
+    (at the end too, when every seat's cards are shown)."""
     finished = state["phase"] == "over"
     if not finished:
         for k in range(2):
@@ -77,9 +78,8 @@ def nothing_leaks(
         view = GAME.view(state, seat)
         # every card a view names is one its seat sees, but the exchange just collected
         assert named_cards({**view, "last_collected": None}) <= may_see
-        if not finished:
-            for k in range(2):
-                assert GAME.view(GAME.redeal_hidden(state, seat, salt * 7 + k), seat) == view
+        for k in range(2):
+            assert GAME.view(GAME.redeal_hidden(state, seat, salt * 7 + k), seat) == view
         known = may_see | layout(before).visible(before["zones"], seat)
         # cards seen in play and collected face down in the same move
         known |= moved[seat]
@@ -100,6 +100,7 @@ def play_game(
 ) -> dict[str, Any]:
     options = {"power_play_prize": prize, "ions": ions, "collected": collected}
     state = GAME.setup(players, options, seed)
+    playing = layout(state)
     size = sum(n for _, n in state["deck"])
     moves = 0
     while GAME.to_act(state):
@@ -111,6 +112,7 @@ def play_game(
         moves += 1
         GAME.check(state)
         every_card_once(state)
+        layout_follows_play(GAME, state, playing, state["phase"] == "over")
         scores_recomputed(state)
         assert all(len(h) <= 6 for h in state["zones"]["hand"])
         if deep:
@@ -119,7 +121,20 @@ def play_game(
         # Deck for good (40 cards: <= 20 exchanges) and has at most 3 moves
         assert state["exchange"] <= size // 2 and moves <= 3 * state["exchange"]
     assert GAME.outcome(state).finished and state["phase"] == "over"
+    shown_at_the_end(state)
     return state
+
+
+def shown_at_the_end(state: dict[str, Any]) -> None:
+    """Every seat and an observer see every collection, and every hand: empty, its
+    cards set aside face up."""
+    zones = state["zones"]
+    for seat in [None, *range(int(state["players"]))]:
+        view = GAME.view(state, seat)
+        for s, row in enumerate(view["seats"]):
+            assert row["hand"] == {"count": 0, "cards": []}
+            assert [c["id"] for c in row["collection"]["cards"]] == zones["collection"][s]
+        assert [c["id"] for c in view["set_aside"]["cards"]] == zones["set_aside"]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -3,7 +3,8 @@
 After every move: every card is in exactly one place, each seat holds its start count
 plus what it borrowed minus what it lent, nobody sees a hand it should not, and a
 refused move changes nothing. At the end: loans are settled, counts are back to the
-start, and each seat's score is recomputed here from its reported arrangement.
+start, every hand is shown to every seat and an observer, and each seat's score is
+recomputed here from its reported arrangement.
 """
 
 from __future__ import annotations
@@ -64,6 +65,9 @@ def check_views(state: dict[str, Any]) -> None:
         seen = GAME.view(state, seat)
         if state["phase"] != "ended":
             assert all(s["hand"] is None for s in seen["seats"])
+        else:  # time is up: every hand is shown, to every seat and an observer
+            shown = [[c["id"] for c in s["hand"]] for s in seen["seats"]]
+            assert shown == state["hands"]
         if seat is not None:
             you = seen["you"]
             if state["phase"] == "waiting":
@@ -120,6 +124,16 @@ def recompute(state: dict[str, Any], table: list[dict[str, Any]] | None = None) 
 def test_full_games_keep_every_invariant(
     players: int, seed: int, timer: int, bots: list[str], noise: list[int]
 ) -> None:
+    play(players, seed, timer, bots, noise)
+
+
+@pytest.mark.parametrize("players", range(5, 16))
+def test_every_hand_is_shown_once_time_is_up_at_every_player_count(players: int) -> None:
+    play(players, players, 20, ["random", "trading"], [])  # check_views at the end
+
+
+def play(players: int, seed: int, timer: int, bots: list[str], noise: list[int]) -> None:
+    """A whole game by bots, checked after every move and at the end."""
     state = GAME.setup(players, {"timer_seconds": timer}, seed)
     start = state["hand_size"]
     step = 0

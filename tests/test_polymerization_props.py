@@ -1,10 +1,10 @@
 """Property tests: many full games with bots at 2-4 players and random options.
 
 After every move: every card is in exactly one place, no view names a card its seat
-cannot see, the scores equal an independent recomputation written here from the seed's
-formulas (not the rules' code), and a measure of the cards left strictly falls with
-every turn, which proves every game ends (docs/rules/polymerization.md, "Every game
-ends").
+cannot see (every hand is shown once the game is over), the scores equal an independent
+recomputation written here from the seed's formulas (not the rules' code), and a
+measure of the cards left strictly falls with every turn, which proves every game ends
+(docs/rules/polymerization.md, "Every game ends").
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from molmass import Formula
 
 from rules.polymerization import GAME
 from rules.zones import named_cards
+
+from .test_conformance import layout_follows_play
 
 DECK = {c["id"]: c for c in GAME.deck()}
 CHOICES = {o.name: list(o.choices) for o in GAME.info.options if o.choices}
@@ -174,15 +176,23 @@ def every_card_once(state: dict[str, Any]) -> None:
 
 
 def views_leak_nothing(state: dict[str, Any]) -> None:
+    """No view names the stack or the covered discards; nor, before the game is over,
+    another seat's hand. Once it is over every hand is shown to every seat."""
     zones = state["zones"]
     under = set(zones["discard"][:-1])
+    over = state["phase"] == "over"
     for seat in [None, *range(state["players"])]:
-        named = named_cards(GAME.view(state, seat))
+        seen = GAME.view(state, seat)
+        named = named_cards(seen)
         hidden = set(zones["stack"]) | under
-        hidden |= {c for s, h in enumerate(zones["hand"]) if s != seat for c in h}
+        if not over:
+            hidden |= {c for s, h in enumerate(zones["hand"]) if s != seat for c in h}
         assert not named & hidden, f"seat {seat} sees hidden cards {named & hidden}"
-        if seat is not None:
-            assert set(zones["hand"][seat]) <= named
+        for s, row in enumerate(seen["seats"]):
+            if over or s == seat:
+                assert [c["id"] for c in row["hand"]["cards"]] == zones["hand"][s]
+            else:
+                assert row["hand"]["cards"] is None
 
 
 def measure(state: dict[str, Any]) -> int:
@@ -194,6 +204,7 @@ def measure(state: dict[str, Any]) -> int:
 
 def playout(players: int, seed: int, bots: list[str], opts: dict[str, Any], deep: bool) -> int:
     state = GAME.setup(players, opts, seed)
+    playing = GAME.layout_of(state)
     start = measure(state)
     turns = 0
     moves = 0
@@ -204,6 +215,7 @@ def playout(players: int, seed: int, bots: list[str], opts: dict[str, Any], deep
         state, _ = GAME.apply(state, seat, move)
         moves += 1
         GAME.check(state)
+        layout_follows_play(GAME, state, playing, state["phase"] == "over")
         if deep:
             every_card_once(state)
             views_leak_nothing(state)
@@ -213,6 +225,7 @@ def playout(players: int, seed: int, bots: list[str], opts: dict[str, Any], deep
             assert measure(state) < before[1]
     assert turns <= start
     every_card_once(state)
+    views_leak_nothing(state)  # every hand is shown now
     scores_agree(state)
     outcome = GAME.outcome(state)
     assert outcome.finished and set(outcome.winners) == expected_winners(state)

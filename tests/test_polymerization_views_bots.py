@@ -56,7 +56,10 @@ def test_a_seat_sees_its_own_hand_every_chain_and_the_counts() -> None:
         assert [s["hand_count"] for s in view["seats"]] == [5, 5]
         assert view["seats"][0]["growing"] == [1]
         assert "deal" not in view["rules"] and view["rules"]["scoring"] == "monomers"
-    assert "cards" not in str(mine["seats"])  # another seat's hand is a count only
+    # another seat's hand is a count only, to a seat and to an observer
+    assert mine["seats"][1]["hand"] == {"count": 5, "cards": None}
+    assert [s["hand"] for s in observer["seats"]] == [{"count": 5, "cards": None}] * 2
+    assert mine["seats"][0]["hand"] == mine["you"]["hand"]
 
 
 def test_views_and_legal_moves_for_a_seat_out_of_range() -> None:

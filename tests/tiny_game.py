@@ -44,11 +44,17 @@ HAND = 3
 LAYOUT = Layout(
     (
         Zone("draw", Seen.HIDDEN),
-        Zone("hand", Seen.OWNER, per_seat=True, ordered=False),
+        Zone("hand", Seen.OWNER, per_seat=True, ordered=False, at_end=Seen.PUBLIC),
         Zone("table", Seen.PUBLIC),
         Zone("discard", Seen.PUBLIC),
     )
 )
+ENDED = LAYOUT.at_end()
+
+
+def layout(state: State) -> Layout:
+    """Who sees what: once a round is over the hands are on the table."""
+    return ENDED if state["round_over"] else LAYOUT
 
 
 # ---------------------------------------------------------------- the wire shapes --
@@ -79,14 +85,16 @@ class Pile(TypedDict):
 
 
 class View(TypedDict):
-    """The table as one seat sees it."""
+    """The table as one seat sees it (every hand once a round is over)."""
 
     turn: Seat
     match: match.Match
     tricks: Annotated[list[Count], F("Cards won this round, per seat.")]
     draw: Pile
     table: Pile
-    hands: Annotated[list[Pile], F("Every seat's hand (only yours face up).")]
+    hands: Annotated[
+        list[Pile], F("Every seat's hand (only yours face up until the round is over).")
+    ]
 
 
 class Scores(TypedDict):
@@ -258,15 +266,15 @@ def to_act(state: State) -> list[int]:
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
-    zones = state["zones"]
+    zones, lay = state["zones"], layout(state)
     return {
         "turn": state["turn"],
         "match": match.view(state["match"]),
         "tricks": list(state["tricks"]),
-        "draw": LAYOUT.pile_view(zones, ("draw", None), seat, card),
-        "table": LAYOUT.pile_view(zones, ("table", None), seat, card),
+        "draw": lay.pile_view(zones, ("draw", None), seat, card),
+        "table": lay.pile_view(zones, ("table", None), seat, card),
         "hands": [
-            LAYOUT.pile_view(zones, ("hand", s), seat, card) for s in range(int(state["players"]))
+            lay.pile_view(zones, ("hand", s), seat, card) for s in range(int(state["players"]))
         ],
     }
 
@@ -292,5 +300,5 @@ GAME = GameRules(
     **ACTIONS.functions(),
     bots={"greedy": greedy},
     cards=lambda state: range(1, 4 * int(state["players"]) + 1),
-    layout=LAYOUT,
+    layout=layout,
 )

@@ -190,8 +190,9 @@ def to_act(state: State) -> list[int]:
 # ---------------------------------------------------------------- views -------------
 def view(state: State, seat: int | None) -> dict[str, Any]:
     """What ``seat`` (or an observer) sees: its own hand, the table, every seat's counts;
-    the collected round cards in order only when they lie face up (option ``collected``)
-    or the game is over; never another hand, the kitty's faces or the deck order."""
+    the collected round cards in order only when they lie face up (option ``collected``);
+    never another hand, the kitty's faces or the deck order. Once the game is over every
+    seat's cards are shown: hand, captured kitty cards and collected cards."""
     if seat is not None:
         check_seat(state, seat)
     lay = layout(state)
@@ -206,7 +207,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             {
                 "seat": s,
                 "hand_count": len(zones["hand"][s]),
+                "hand": lay.pile_view(zones, ("hand", s), seat, card),
                 "kitty_count": len(zones["collected_kitty"][s]),
+                "kitty": lay.pile_view(zones, ("collected_kitty", s), seat, card),
                 "collected": {"count": collected["count"], "cards": collected["cards"]},
                 "total": rounds.cards_held(zones, s),
                 "playing_from": "hand" if zones["hand"][s] else "collected",

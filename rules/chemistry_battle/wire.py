@@ -176,18 +176,43 @@ class CollectedPile(TypedDict):
         F(
             "The seat's collected round cards, in the order collected: the first is played "
             "next once its captured kitty cards are played. null while they lie face down "
-            "(option `collected`, the default) and the game is not over; then every seat sees "
-            "only `count`."
+            "(option `collected`, the default) and the game is not over: every seat then sees "
+            "only `count`. Once the game is over every seat and an observer see them."
         ),
     ]
 
 
+class Pile(TypedDict):
+    """Cards a seat holds: always how many; which ones where this seat may see them."""
+
+    count: Annotated[Count, F("Cards in the pile.")]
+    cards: Annotated[list[Card] | None, F("The cards, where this seat may see them; else null.")]
+
+
 class SeatView(TypedDict):
-    """One seat, as everyone sees it: how many cards it has and where."""
+    """One seat, as everyone sees it: how many cards it has and where; once the game is
+    over, every card it holds (the cards are counted)."""
 
     seat: Seat
     hand_count: Annotated[Count, F("Cards in its hand.")]
+    hand: Annotated[
+        Pile,
+        F(
+            "Its hand. `cards` (by atomic number, or in playing order with `hand_play` "
+            "`top`) is given to its owner while it holds the hand and chooses from it "
+            "(`hand_play` `choice`), and to every seat and an observer once the game is over "
+            "(the cards are counted); null otherwise."
+        ),
+    ]
     kitty_count: Annotated[Count, F("Captured kitty cards (faces unseen), played first.")]
+    kitty: Annotated[
+        Pile,
+        F(
+            "The kitty cards it captured, in the order they are played. `cards` is null "
+            "while the game goes on (they lie face down: nobody has seen them); once it is "
+            "over every seat and an observer see them (the cards are counted)."
+        ),
+    ]
     collected: CollectedPile
     total: Annotated[Count, F("Cards counted at the end: hand + kitty + collected.")]
     playing_from: Annotated[
@@ -228,7 +253,10 @@ class You(TypedDict):
     seat: Seat
     hand: Annotated[
         list[Card] | None,
-        F("Your hand, by atomic number; null when it is a face-down stack (`hand_play` `top`)."),
+        F(
+            "Your hand, by atomic number (in playing order with `hand_play` `top`); null "
+            "when it is a face-down stack (`hand_play` `top`) and the game is not over."
+        ),
     ]
     hand_count: Annotated[Count, F("Cards in your hand.")]
     left: Annotated[Seat, F("The seat to your left.")]
@@ -238,7 +266,8 @@ class You(TypedDict):
 class View(TypedDict):
     """What one seat (or an observer) may see: never another seat's hand, a kitty card's
     face, or the deck order; collected round cards only when they lie face up (option
-    `collected`) or the game is over."""
+    `collected`). Once the game is over, every seat's cards: hand, captured kitty cards
+    and collected cards."""
 
     game: Annotated[Literal["chemistry-battle"], F("The game.", example="chemistry-battle")]
     players: Annotated[int, F("Number of seats.", minimum=2, maximum=6)]

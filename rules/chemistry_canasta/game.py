@@ -47,7 +47,7 @@ from . import runs as rn
 from . import scoring, wire
 from .bots import greedy
 from .moves import ACTIONS, EVENTS, can_reshuffle, to_act
-from .table import LAYOUT, cards_of, deal, run_view
+from .table import LAYOUT, cards_of, deal, layout, run_view
 
 MOVE_SPACE = (
     "Runs and extensions are listed once per series: an element card wherever your hand "
@@ -157,7 +157,7 @@ def view(state: State, seat: int | None) -> JSON:
         state,
         seat,
         slug=INFO.slug,
-        table=LAYOUT,
+        table=layout(state),
         cards=cards,
         compound_points=scoring.COMPOUND_POINTS,
         rules=rules,
@@ -286,9 +286,9 @@ GAME = GameRules(
     bots={"greedy": dm.greedy_bot(greedy, cards_of)},
     cards=lambda state: cards_of(state).ids,
     invariants=invariants,
-    redeal_hidden=dm.redeal_hidden,
+    redeal_hidden=dm.redeal_hidden(layout),
     deck=deck,
-    layout=LAYOUT,
+    layout=layout,
 )
 
 __all__ = ["GAME", "INFO", "WIRE", "cards_of"]

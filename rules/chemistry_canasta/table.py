@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules import draw_discard as dd
+from rules import draw_discard_match as dm
 from rules.chemistry.decks.compound import (
     TableCards,
     custom_key,
@@ -23,7 +24,10 @@ from rules.core import JSON, Event, State
 from rules.zones import Seen, Zone
 
 LAYOUT = dd.layout(Zone("runs", Seen.PUBLIC, per_seat=True, ordered=False))
-"""The shared table plus each seat's board of runs (every card on it face up)."""
+"""The shared table plus each seat's board of runs (every card on it face up), while a
+round is being played."""
+layout = dm.round_layout(LAYOUT)
+"""The table of a state: the hands are shown once the round is over."""
 
 DECK_OUT = "end_round"  # the shared draw step never reshuffles: this game does it (below)
 MAX_RESHUFFLES = 5

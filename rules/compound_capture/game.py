@@ -60,6 +60,9 @@ from .bots import greedy
 from .wire import SEED_PLAYERS
 
 LAYOUT = dd.layout()
+"""The table while a round is being played."""
+layout = dm.round_layout(LAYOUT)
+"""The table of a state: the hands are shown once the round is over."""
 
 ONE_DECK_MAX = dm.ONE_DECK_MAX
 
@@ -280,7 +283,7 @@ def view(state: State, seat: int | None) -> JSON:
         state,
         seat,
         slug=INFO.slug,
-        table=LAYOUT,
+        table=layout(state),
         cards=cards_of(state),
         compound_points=scoring.COMPOUND_POINTS,
         rules=rules,
@@ -337,9 +340,9 @@ GAME = GameRules(
     bots={"greedy": dm.greedy_bot(greedy, cards_of)},
     cards=lambda state: cards_of(state).ids,
     invariants=invariants,
-    redeal_hidden=dm.redeal_hidden,
+    redeal_hidden=dm.redeal_hidden(layout),
     deck=deck,
-    layout=LAYOUT,
+    layout=layout,
 )
 
 __all__ = ["GAME", "INFO"]

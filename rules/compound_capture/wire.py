@@ -119,8 +119,9 @@ class RoundResult(dw.RoundResult[dw.SeatResult]):
 
 @dw.concrete
 class View(dw.TableView[Card]):
-    """What one seat (or an observer) may see: never another hand, the deck order or the
-    compound pile."""
+    """What one seat (or an observer) may see: never the deck order or the compound
+    pile; another seat's hand only once the round is over (its cards count against the
+    round's score)."""
 
     game: Annotated[Literal["compound-capture"], F("The game's slug.")]
     decks: Annotated[list[Literal["covalent", "ionic", "custom"]], F("Decks in play.", min_items=1)]

@@ -448,11 +448,13 @@ def invariants(state: State) -> list[str]:
 
 
 def redeal_hidden(state: State, seat: int | None, seed: int) -> State:
-    """Resample what ``seat`` cannot see: other hands, the set-aside cards, other
-    seats' selections and the random state."""
+    """Resample what ``seat`` cannot see: other hands, the set-aside cards (until the
+    draft has ended: they are shown then), other seats' selections and the random
+    state."""
     rng = new_rng(seed)
     others = [s for s in range(int(state["players"])) if s != seat]
-    pool = [z for s in others for z in state["hands"][s]] + list(state["set_aside"])
+    aside = [] if finished(state) else list(state["set_aside"])
+    pool = [z for s in others for z in state["hands"][s]] + aside
     rng, pool = shuffled(rng, pool)
     hands = [list(h) for h in state["hands"]]
     pending = list(state["pending"])
@@ -462,7 +464,9 @@ def redeal_hidden(state: State, seat: int | None, seed: int) -> State:
         if pending[s] is not None:
             rng, i = randbelow(rng, size)
             pending[s] = hands[s][i]
-    return {**state, "hands": hands, "pending": pending, "set_aside": sorted(pool), "rng": rng}
+    if aside:
+        state = {**state, "set_aside": sorted(pool)}
+    return {**state, "hands": hands, "pending": pending, "rng": rng}
 
 
 def deck() -> list[dict[str, Any]]:

@@ -1,7 +1,8 @@
 """The table: where the cards are and who sees them; moving and drawing cards.
 
-- ``ion_deck``: the face-down Ion Deck (everyone sees its count);
-- ``hand``: one per seat, seen by its owner only;
+- ``ion_deck``: the face-down Ion Deck (everyone sees its count; empty at the end);
+- ``hand``: one per seat, seen by its owner only until the end (empty then: its cards
+  are set aside);
 - ``in_play``: one per seat, the cards it played this exchange, face up;
 - ``collection``: one per seat, its collected cards: face down beside the player (option
   ``collected``), turned up at the end (docs/rules/metal-vs-nonmetal.md, "Collections");
@@ -32,23 +33,25 @@ def _zones(collection: Seen) -> Layout:
     return Layout(
         (
             Zone("ion_deck", Seen.HIDDEN),
-            Zone("hand", Seen.OWNER, per_seat=True, ordered=False),
+            Zone("hand", Seen.OWNER, per_seat=True, ordered=False, at_end=Seen.PUBLIC),
             Zone("in_play", Seen.PUBLIC, per_seat=True),
-            Zone("collection", collection, per_seat=True),
+            Zone("collection", collection, per_seat=True, at_end=Seen.PUBLIC),
             Zone("set_aside", Seen.PUBLIC),
         )
     )
 
 
 LAYOUTS: Mapping[Seen, Layout] = {seen: _zones(seen) for seen in (Seen.HIDDEN, Seen.PUBLIC)}
+"""The layouts of a game being played, by how collections lie (option ``collected``)."""
 LAYOUT = LAYOUTS[Seen.HIDDEN]
 """The layout of a game being played with the default ``collected: "face_down"``."""
 
 
 def layout(state: State) -> Layout:
-    """Who sees what: collections are face down (option ``collected``) until the end."""
-    shown = state["options"]["collected"] == "face_up" or state["phase"] == "over"
-    return LAYOUTS[Seen.PUBLIC if shown else Seen.HIDDEN]
+    """Who sees what: collections are face down (option ``collected``) until the end,
+    when every seat's cards are turned up."""
+    playing = LAYOUTS[Seen.PUBLIC if state["options"]["collected"] == "face_up" else Seen.HIDDEN]
+    return playing.at_end() if finished(state) else playing
 
 
 # ---------------------------------------------------------------- the cards ---------

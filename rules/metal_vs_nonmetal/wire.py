@@ -213,7 +213,14 @@ class SeatView(TypedDict):
     """One seat, as this seat (or an observer) sees it."""
 
     seat: Annotated[SeatNo, F("Seat number (clockwise).")]
-    hand: Annotated[Pile, F("Cards only for its owner.")]
+    hand: Annotated[
+        Pile,
+        F(
+            "Its hand: `cards` only for its owner while the game goes on; once it is over, "
+            "for every seat and an observer: empty then, because the cards left in hands are "
+            "set aside face up (`set_aside`)."
+        ),
+    ]
     in_play: Annotated[Pile, F("Face up this exchange.")]
     in_play_total: Annotated[Charge, F("Total charge of its cards in play.")]
     collection: Annotated[

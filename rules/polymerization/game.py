@@ -49,7 +49,7 @@ from .cards import (
     monomer_table,
 )
 from .chains import CAPPED, GROWING, STATES, TERMINATED, chain_view
-from .layout import LAYOUT
+from .layout import LAYOUT, layout
 from .moves import ACTIONS, EVENTS, FUNCTIONS
 from .scoring import counted, mn_mw_pdi, outcome, scores
 from .seed import DEAL as SEED_DEAL
@@ -187,12 +187,14 @@ def to_act(state: State) -> list[int]:
 # ---------------------------------------------------------------- views ------------
 def view(state: State, seat: int | None) -> dict[str, Any]:
     """What ``seat`` (or an observer) sees: its own hand, every chain, the counts, the
-    discard top; never another hand, the stack's order or the cards under the top."""
+    discard top; never the stack's order or the cards under the top, nor another hand
+    before the game is over."""
     if seat is not None:
         check_seat(state, seat)
     players = int(state["players"])
     opts = state["options"]
     zones = state["zones"]
+    lay = layout(state)
     per_card, mode = opts["units_per_card"], opts["propagation"]
     chains = [chain_view(c, per_card, mode, opts["end_groups"]) for c in state["chains"]]
     seats = []
@@ -205,6 +207,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             {
                 "seat": s,
                 "hand_count": len(zones["hand"][s]),
+                "hand": lay.pile_view(zones, ("hand", s), seat, card_json),
                 "growing": [c["id"] for c in mine if c["state"] == GROWING],
                 "capped": [c["id"] for c in mine if c["state"] == CAPPED],
                 "terminated": [c["id"] for c in mine if c["state"] == TERMINATED],
@@ -304,5 +307,5 @@ GAME = GameRules(
     cards=lambda state: all_ids(int(state["options"]["decks"])),
     invariants=invariants,
     deck=deck_listing,
-    layout=LAYOUT,
+    layout=layout,
 )

@@ -358,11 +358,26 @@ class Chain(TypedDict):
 
 
 # ---------------------------------------------------------------- the view ----------
+class SeatHand(TypedDict):
+    """A seat's hand as this seat sees it: always its count."""
+
+    count: Annotated[Count, F("Cards in the hand.")]
+    cards: Annotated[
+        list[Card] | None,
+        F(
+            "Its cards, by id: for its owner while the game goes on; for every seat and an "
+            "observer once it is over (they count for nothing: only terminated chains are "
+            "counted); else null."
+        ),
+    ]
+
+
 class SeatView(TypedDict):
     """One seat, as everyone sees it."""
 
     seat: Seat
     hand_count: Annotated[Count, F("Cards in its hand.")]
+    hand: Annotated[SeatHand, F("Its hand: shown to everyone once the game is over.")]
     growing: Annotated[list[ChainId], F("Chain ids: its growing chains.")]
     capped: Annotated[list[ChainId], F("Chain ids: its capped chains.")]
     terminated: Annotated[list[ChainId], F("Chain ids: its terminated chains.")]
@@ -443,7 +458,7 @@ class Initiator(Structure):
 
 class View(TypedDict):
     """What one seat (or an observer) may see: its own hand, every chain, the counts and
-    the discard top; never another hand or the stack's order."""
+    the discard top; never the stack's order, nor another hand before the game is over."""
 
     game: Annotated[Literal["polymerization"], F("The game.")]
     players: Annotated[int, F("Number of seats.", minimum=2, maximum=4)]
