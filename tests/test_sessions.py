@@ -23,7 +23,7 @@ from werkzeug.test import TestResponse
 
 from rules.element_draft import GAME as DRAFT
 from rules.polymer import GAME as POLYMER
-from service import create_app
+from service import create_app, streams
 from service.sessions.flow import ENDED_TTL_SECONDS
 from service.sessions.store import SessionStore
 
@@ -494,6 +494,36 @@ def test_the_stream_delivers_every_move_with_public_events_only(stream_app: Flas
     assert updates[-1]["data"]["finished"] is True
     assert updates[-1]["data"]["events"][-1]["type"] == "game_over"
     assert frames[-1]["data"] == {"session_id": t.id, "finished": True}
+
+
+@pytest.mark.parametrize("subscribed", [False, True], ids=["before", "after"])
+def test_a_move_made_while_the_stream_opens_is_in_its_hello_and_not_repeated(
+    stream_app: Flask, monkeypatch: pytest.MonkeyPatch, subscribed: bool
+) -> None:
+    """A move lands between the endpoint's read and its subscription (else it would be
+    in neither the hello nor an update), or just after the subscription (else twice)."""
+    client = stream_app.test_client()
+    t = Hosted(client, ED, players=2, seed=8, options={"deal": DEAL_2})
+    subscribe = streams.Subscription.__init__
+
+    def racing(self: streams.Subscription, *args: Any, **kw: Any) -> None:
+        if subscribed:
+            subscribe(self, *args, **kw)
+        t.bot(0)
+        if not subscribed:
+            subscribe(self, *args, **kw)
+
+    monkeypatch.setattr(streams.Subscription, "__init__", racing)
+    stream = Stream(client, t.url("/events"))
+    monkeypatch.undo()
+    try:
+        assert stream.hello["data"]["version"] == 1 and stream.hello["id"] == "1"
+        t.play_out()
+        frames = stream.until(lambda f: f["event"] == "end")
+    finally:
+        stream.close()
+    updates = [f["data"]["version"] for f in frames if f["event"] == "update"]
+    assert updates == list(range(2, 7))
 
 
 def test_the_stream_shows_bot_seats_moves_with_their_actor(stream_app: Flask) -> None:

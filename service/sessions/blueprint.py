@@ -114,15 +114,18 @@ def _stream(loaded: flow.Loaded, max_seconds: float, heartbeat: float) -> Iterat
     api = loaded.api
     st = flow.store()
     session_id = loaded.id
-    env = loaded.env
-    finished = api.game.outcome(env.state).finished
-    deadline = api.clock.deadline(env.state) if api.clock else None
     subscription: streams.Subscription | None = None
     try:
         # sharded pub/sub where the session's node has it, on a pool of the streams' own
         subscription = streams.Subscription(
             st.stream_client(session_id), st.channel(session_id), sharded=loaded.session.sharded
         )
+        # read again once subscribed: a move (or a bot's) made since the first read would
+        # otherwise be in neither the hello nor an update
+        loaded = flow.load(api, session_id)
+        env = loaded.env
+        finished = api.game.outcome(env.state).finished
+        deadline = api.clock.deadline(env.state) if api.clock else None
         yield "retry: 2000\n\n"
         hello = {
             "session_id": session_id,
@@ -131,7 +134,8 @@ def _stream(loaded: flow.Loaded, max_seconds: float, heartbeat: float) -> Iterat
             "finished": finished,
             **(api.clock.block(env.state, loaded.now_ms) if api.clock else {}),
         }
-        yield _sse("hello", hello, loaded.session.version)
+        seen = loaded.session.version
+        yield _sse("hello", hello, seen)
         started = time.monotonic()
         while not finished and time.monotonic() - started < max_seconds:
             wait = heartbeat
@@ -147,6 +151,8 @@ def _stream(loaded: flow.Loaded, max_seconds: float, heartbeat: float) -> Iterat
             if "ended" in payload:  # its operator ended the session: nothing more will come
                 yield _sse("end", payload)
                 return
+            if payload.get("version", seen + 1) <= seen:  # published before the re-read
+                continue
             finished = bool(payload.get("finished"))
             deadline = payload.get("deadline_ms", deadline) if not finished else None
             yield _sse("update", payload, payload.get("version"))
