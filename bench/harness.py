@@ -34,6 +34,10 @@ def bench_env() -> dict[str, str]:
         "LOG_LEVEL": "WARNING",
         "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/15"),
         "WEB_CONCURRENCY": "2",
+        # the limiter still counts every request (its cost is measured), never refuses
+        "RATE_LIMIT_SETUP": "10000000 per minute",
+        "RATE_LIMIT_MOVES": "10000000 per minute",
+        "RATE_LIMIT_STREAMS": "10000000 per minute",
     }
 
 

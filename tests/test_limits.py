@@ -4,13 +4,14 @@ is. Each test has its own counters (a prefix of its own in the test run's Redis)
 
 from __future__ import annotations
 
+import doctest
 import uuid
 from typing import Any
 
 import pytest
 from flask import Flask
 
-from service import create_app
+from service import create_app, limits
 
 from .conftest import KEY_A, TEST_PREFIX, auth, checked, make_settings
 
@@ -120,12 +121,66 @@ def test_a_class_of_30_behind_one_address_plays_without_a_429(redis_url: str) ->
     assert refused == []
 
 
-def test_the_embedded_redis_socket_url_is_a_limits_storage_too() -> None:
-    """`make serve`'s embedded Redis is a unix socket: the limiter must accept its URL
-    (it did not, and every worker failed to boot)."""
+def test_with_its_redis_unreachable_play_goes_on() -> None:
+    """`make serve`'s embedded Redis is a unix socket: the limiter counts there like
+    anywhere; with that Redis unreachable, requests are let through (and logged)."""
     app = create_app(
         make_settings(KEY_A, redis_url="unix:///tmp/no-such-redis.sock", rate_limits_enabled=True)
     )
-    assert app.extensions["chemgames.limiter"] is not None
-    # with that Redis unreachable, play goes on: the limiter lets requests through
-    assert app.test_client().post("/v1/element-draft/setup", json={"players": 2}).status_code == 201
+    assert isinstance(app.extensions["chemgames.limiter"].counter, limits.RedisCounter)
+    answer = app.test_client().post("/v1/element-draft/setup", json={"players": 2})
+    assert answer.status_code == 201 and "X-RateLimit-Remaining" not in answer.headers
+
+
+def test_without_redis_the_counts_are_kept_in_the_process() -> None:
+    app = create_app(
+        make_settings(KEY_A, redis_url="", rate_limits_enabled=True, rate_limit_setup="2/minute")
+    )
+    c = app.test_client()
+    codes = [c.post("/v1/element-draft/setup", json={"players": 2}).status_code for _ in range(3)]
+    assert codes == [201, 201, 429]
+
+
+def test_the_doctests() -> None:
+    assert doctest.testmod(limits).failed == 0
+
+
+SECOND = 1_000
+
+
+def test_a_sliding_window_weighs_the_previous_windows_share() -> None:
+    # 10 per second: 10 in the first window fill it; the 11th waits
+    state = None
+    for k in range(10):
+        counted, state = limits.slide(state, now_ms=5 * SECOND + k, amount=10, window_ms=SECOND)
+        assert counted.allowed and counted.remaining == 9 - k
+    refused, same = limits.slide(state, now_ms=5 * SECOND + 500, amount=10, window_ms=SECOND)
+    assert not refused.allowed and same == state and refused.remaining == 0
+    # one more fits once 1 of the 10 has decayed in the next window: at 10% of it
+    assert refused.retry_after_ms == 500 + 100
+    early, _ = limits.slide(state, now_ms=6 * SECOND + 99, amount=10, window_ms=SECOND)
+    assert not early.allowed
+    late, _ = limits.slide(state, now_ms=6 * SECOND + 100, amount=10, window_ms=SECOND)
+    assert late.allowed and late.remaining == 0
+    # two windows on, nothing weighs
+    fresh, window = limits.slide(state, now_ms=7 * SECOND + 1, amount=10, window_ms=SECOND)
+    assert fresh.remaining == 9 and window == limits.Window(7, 1, 0)
+    assert fresh.reset_ms == 9 * SECOND  # the one just counted weighs until window 9
+
+
+@pytest.mark.every_redis
+def test_the_lua_script_counts_as_the_python_arithmetic(redis_url: str) -> None:
+    """The same requests, on the same clock, through Redis and through `slide`: the
+    same answers (the script is what counts in production; `slide` is what is read)."""
+    app = create_app(make_settings(KEY_A, redis_url=redis_url, rate_limits_enabled=True))
+    counter = limits.RedisCounter(app.extensions["chemgames.redis"], f"{TEST_PREFIX}lua:")
+    budget = limits.Budget.parse("moves", "7 per second; 12 per 3 seconds")
+    memory = limits.MemoryCounter()
+    who = uuid.uuid4().hex
+    start = 1_000_000 * SECOND
+    times = [start + t for t in (0, 10, 20, 30, 40, 50, 60, 70, 400, 900, 1_100, 1_150)]
+    times += [start + 1_200 + 37 * k for k in range(40)] + [start + 9_000, start + 9_001]
+    for now in times:
+        in_redis = counter.draw(budget, who, now_ms=now)
+        in_python = memory.draw(budget, who, now_ms=now)
+        assert in_redis == in_python, now - start
