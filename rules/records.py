@@ -26,9 +26,10 @@ the scores, or the index of the first step the rules refuse, with their reason.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from functools import cached_property
 from typing import Annotated, Any, Generic, Literal, TypedDict, TypeVar, Union
 
 from rules.core import (
@@ -81,21 +82,33 @@ class Step:
 
 @dataclass(frozen=True)
 class Log:
-    """A game's setup and its steps so far (what a record is made of)."""
+    """A game's setup and its steps so far (what a record is made of).
+
+    The steps are kept as tokens and stores keep them (``Step.compact``): a move's
+    request opens a token with hundreds of them and adds one, so they are read as
+    :class:`Step` only when asked for (a record, a replay).
+    """
 
     players: int
     options: Mapping[str, Any]
     seed: int
     bots: Mapping[int, str]
-    steps: tuple[Step, ...] = ()
+    kept: tuple[list[Any], ...] = ()
+
+    @cached_property
+    def steps(self) -> tuple[Step, ...]:
+        return tuple(Step.expand(items) for items in self.kept)
+
+    def with_steps(self, steps: Iterable[Step]) -> Log:
+        return replace(self, kept=tuple(step.compact() for step in steps))
 
     def add(self, *steps: Step) -> Log:
-        return replace(self, steps=(*self.steps, *steps))
+        return replace(self, kept=(*self.kept, *(step.compact() for step in steps)))
 
     def replace_step(self, index: int, step: Step) -> Log:
-        steps = list(self.steps)
-        steps[index] = step
-        return replace(self, steps=tuple(steps))
+        kept = list(self.kept)
+        kept[index] = step.compact()
+        return replace(self, kept=tuple(kept))
 
     def compact(self) -> dict[str, Any]:
         return {
@@ -103,7 +116,7 @@ class Log:
             "o": dict(self.options),
             "s": self.seed,
             "b": sorted([seat, bot] for seat, bot in self.bots.items()),
-            "m": [step.compact() for step in self.steps],
+            "m": list(self.kept),
         }
 
     @classmethod
@@ -113,7 +126,7 @@ class Log:
             options=dict(data["o"]),
             seed=int(data["s"]),
             bots={int(seat): str(bot) for seat, bot in data["b"]},
-            steps=tuple(Step.expand(items) for items in data["m"]),
+            kept=tuple(data["m"]),
         )
 
 
@@ -360,7 +373,7 @@ def read(game: Game, record: Mapping[str, Any]) -> Log:
                  system=step["system"])
         )  # fmt: skip
     bots = {int(seat): bot for seat, bot in record["bots"].items()}
-    return Log(record["players"], record["options"], record["seed"], bots, tuple(steps))
+    return Log(record["players"], record["options"], record["seed"], bots).with_steps(steps)
 
 
 # ---------------------------------------------------------------- checking one ------
@@ -420,7 +433,7 @@ def check(game: Game, record: Mapping[str, Any]) -> dict[str, Any]:
 
     >>> from rules.registry import GAMES
     >>> game = GAMES["element-draft"]
-    >>> log = Log(2, {"deal": [[1, 8], [11, 17]]}, 1, {}, (
+    >>> log = Log(2, {"deal": [[1, 8], [11, 17]]}, 1, {}).with_steps((
     ...     Step(seat=0, move={"type": "draft", "card": 8}),
     ...     Step(seat=1, move={"type": "draft", "card": 11})))
     >>> record = document(game, log, complete=True, game_id="g1", mode="stateless")

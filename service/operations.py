@@ -110,7 +110,7 @@ class Table:
         if self.loaded is None:
             return log
         steps = flow.store().steps(self.loaded.id)
-        return replace(log, steps=tuple(Step.expand(step) for step in steps))
+        return replace(log, kept=tuple(steps))
 
     @property
     def state(self) -> dict[str, Any]:
@@ -701,7 +701,7 @@ def _route(blp: Blueprint, mode: Mode, op: Operation) -> None:
     if get and op in (VIEW, RECORD):
         decorated = blp.arguments(SessionQuerySchema(), location="query")(decorated)
     elif request_schema is not None:
-        decorated = blp.arguments(request_schema)(decorated)
+        decorated = blp.arguments(request_schema())(decorated)
     view = type(f"{mode.key}{op.name}", (MethodView,), {"get" if get else "post": decorated})
     blp.route(path, endpoint=f"{mode.key.lower()}-{op.path}")(view)
 
@@ -872,7 +872,7 @@ def _setup_route(blp: Blueprint, mode: Mode) -> None:
     security = AS_OPERATOR_IF_REQUIRED if hosted else PUBLIC
     decorated = operation(blp, op_id, codes, security=security)(decorated)
     decorated = blp.response(201, ref_, example=ex, headers=headers)(decorated)
-    decorated = blp.arguments(schema, example=api.example or None)(decorated)
+    decorated = blp.arguments(schema(), example=api.example or None)(decorated)
     view = type(f"{mode.key}Setup", (MethodView,), {"post": decorated})
     blp.route("" if hosted else "/setup", endpoint=f"{mode.key.lower()}-setup")(view)
 

@@ -57,9 +57,9 @@ class Envelope:
 
     def without_steps(self) -> Envelope:
         """This envelope with only the setup in its log (as a hosted game stores it)."""
-        if self.log is None or not self.log.steps:
+        if self.log is None or not self.log.kept:
             return self
-        return replace(self, log=replace(self.log, steps=()))
+        return replace(self, log=replace(self.log, kept=()))
 
 
 class Sealer:

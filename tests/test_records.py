@@ -4,7 +4,6 @@ with the rules' own code (issue 19)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -73,7 +72,7 @@ def test_a_changed_move_is_refused_at_that_move(slug: str) -> None:
     moves = [i for i, step in enumerate(log.steps) if step.move]
     index = moves[len(moves) // 2]
     step = log.steps[index]
-    before = replay(game, replace(log, steps=log.steps[:index])).state
+    before = replay(game, log.with_steps(log.steps[:index])).state
     if game.clock is not None:
         before = game.clock.prepare(before, int(step.at or 0))
     # a move the record makes elsewhere, which the rules refuse here

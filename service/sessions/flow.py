@@ -177,7 +177,7 @@ def create(
 
 def _steps(env: Envelope) -> list[list[Any]]:
     """The steps ``env`` added to its game's log (kept beside the token in Redis)."""
-    return [step.compact() for step in env.log.steps] if env.log is not None else []
+    return list(env.log.kept) if env.log is not None else []
 
 
 def _ended_ttl(callback: bool = False) -> int:
