@@ -16,6 +16,10 @@ Stages: parse and validate (webargs: JSON and the request schema), rate limit,
 Redis (every round trip: the limiter's, the session's load, the compare-and-set),
 open the token, credential, rules (the move, bots, who acts, the outcome), view,
 events, seal, write the answer (orjson and the response).
+
+Beside the stages: the Redis round trips per move (commands and pipelines the service
+sends, counted at redis-py's connection) and Redis's own CPU per move (the server's
+``used_cpu_user + used_cpu_sys`` over the run: meaningful on a Redis nobody else uses).
 """
 
 from __future__ import annotations
@@ -114,6 +118,29 @@ def _core() -> Any:
     import rules.core
 
     return rules.core
+
+
+class RoundTrips:
+    """Counts what the service sends to Redis (a command, or a pipeline: one trip)."""
+
+    def __init__(self, clock: Clock) -> None:
+        import redis.connection
+
+        self.count = 0
+        cls = redis.connection.AbstractConnection
+        original = cls.send_packed_command
+
+        def counted(conn: Any, command: Any, check_health: bool = True) -> None:
+            if clock.active:
+                self.count += 1
+            original(conn, command, check_health)
+
+        cls.send_packed_command = counted  # type: ignore[method-assign]
+
+
+def redis_cpu(app: Any) -> float:
+    info = app.extensions["chemgames.redis"].client.info("cpu")
+    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
 
 
 class Timed:
@@ -236,6 +263,7 @@ def main() -> None:
     clock = Clock()
     instrument(app, clock)
     timed = Timed(app, clock)
+    trips = RoundTrips(clock)
     client = app.test_client()
     rows = []
     plan: list[tuple[str, str, Callable[[int], None]]] = []
@@ -246,23 +274,28 @@ def main() -> None:
         plan.append((slug, "stateless", functools.partial(stateless, client, slug, players)))
         plan.append((slug, "hosted", functools.partial(hosted, client, slug, players)))
     plan.append(("polymer", "hosted", lambda seed: polymer(client, args.polymer_moves, seed)))
-    header = ["game", "mode", "moves", "ms/move", *STAGES, "framework"]
+    header = ["game", "mode", "moves", "ms/move", *STAGES, "framework", "trips", "Redis CPU us"]
     print("| " + " | ".join(header) + " |")
     print("| " + " | ".join(["---"] * 2 + ["---:"] * (len(header) - 2)) + " |")
     for slug, mode, play in plan:
         play(999)  # warm: first-call costs are not a move's
+        trips.count = 0
         with timed.fresh():
+            cpu = redis_cpu(app)
             for seed in range(args.games):
                 play(seed)
+            cpu = redis_cpu(app) - cpu
         n = timed.moves
         spent = {stage: clock.spent.get(stage, 0.0) for stage in STAGES}
         framework = timed.total - sum(spent.values())
         row = {"game": slug, "mode": mode, "moves": n, "ms": 1000 * timed.total / n}
         row.update({s: 1000 * v / n for s, v in spent.items()})
         row["framework"] = 1000 * framework / n
+        row["trips"], row["redis_cpu_us"] = trips.count / n, 1e6 * cpu / n
         rows.append(row)
         cells = [f"`{slug}`", mode, str(n), f"{row['ms']:.3f}"]
         cells += [f"{row[s]:.3f}" for s in (*STAGES, "framework")]
+        cells += [f"{row['trips']:.1f}", f"{row['redis_cpu_us']:.0f}"]
         print("| " + " | ".join(cells) + " |", flush=True)
     if args.json:
         for row in rows:

@@ -91,7 +91,7 @@ class Settings:
     # operators (OPERATOR_KEYS): when set, only they create hosted sessions
     operator_keys: tuple[str, ...] = field(default=(), repr=False)
     operator_session_quota: int = 200
-    # rate limits (Flask-Limiter notation: "N per minute; M per hour"), per client
+    # rate limits (the `limits` notation: "N per minute; M per hour"), per client
     # address and per operator; sized for a class of 30 behind one school address
     rate_limit_setup: str = "120 per minute"
     rate_limit_moves: str = "1800 per minute"

@@ -208,17 +208,33 @@ class RedisCounter:
         self.prefix = prefix
         self._script: Any = None
 
-    def draw(self, budget: Budget, who: str, now_ms: int | None = None) -> Decision:
-        client = self.backend.client
-        if self._script is None:
-            self._script = client.register_script(_SCRIPT)
+    def call(
+        self, budget: Budget, who: str, now_ms: int | None = None
+    ) -> tuple[str, list[Any], list[Any]]:
+        """The script call that draws on ``budget`` for ``who``: source, keys, arguments."""
         tag = f"{self.prefix}{{{budget.scope}/{who}}}"
         keys = [f"{tag}/{item.amount}/{item.get_expiry()}" for item in budget.limits]
         args: list[Any] = ["" if now_ms is None else now_ms]
         for item in budget.limits:
             args += [item.amount, item.get_expiry() * 1000]
-        allowed, remaining, reset, retry, bind = self._script(keys=keys, args=args)
+        return _SCRIPT, keys, args
+
+    @staticmethod
+    def decision(budget: Budget, answer: list[int]) -> Decision:
+        allowed, remaining, reset, retry, bind = answer
         return Decision(budget, Counted(bool(allowed), remaining, reset, retry), bind - 1)
+
+    def draw(self, budget: Budget, who: str, now_ms: int | None = None) -> Decision:
+        client = self.backend.client
+        if self._script is None:
+            self._script = client.register_script(_SCRIPT)
+        _, keys, args = self.call(budget, who, now_ms)
+        return self.decision(budget, self._script(keys=keys, args=args))
+
+    @property
+    def joins_loads(self) -> bool:
+        """Whether a draw can ride in a session's load (not on a cluster: other nodes)."""
+        return self.backend.kind != "cluster"
 
 
 class MemoryCounter:
@@ -279,25 +295,76 @@ class Limiter:
         return out
 
     def check(self) -> None:
-        """Before the request: refuse it past a budget, else count it."""
-        decisions = []
-        for budget, who in self.draws():
-            try:
-                decision = self.counter.draw(budget, who)
-            except redis.RedisError as err:  # play matters more than the limit
-                log.warning("rate limit %s not counted: %s", budget.scope, err)
-                continue
+        """Before the request: refuse it past a budget, else count it.
+
+        A move in a hosted session (one Redis server or Sentinel) is counted in the same
+        round trip that loads the session (:func:`settle_with_load`), before anything
+        else is done with it; if the request ends without loading it (a body refused
+        first), it is counted as it ends, and a refusal replaces the answer: the same
+        429, for the same requests, as counting first.
+        """
+        draws = self.draws()
+        if not draws:
+            return
+        counter = self.counter
+        if (
+            isinstance(counter, RedisCounter)
+            and counter.joins_loads
+            and request.view_args is not None
+            and "session_id" in request.view_args
+        ):
+            g.rate_limit_pending = draws
+            return
+        self.settle([self._draw(budget, who) for budget, who in draws])
+
+    def _draw(self, budget: Budget, who: str) -> Decision | None:
+        try:
+            return self.counter.draw(budget, who)
+        except redis.RedisError as err:  # play matters more than the limit
+            log.warning("rate limit %s not counted: %s", budget.scope, err)
+            return None
+
+    @staticmethod
+    def settle(found: list[Decision | None]) -> None:
+        decisions = [d for d in found if d is not None]
+        for decision in decisions:
             if not decision.counted.allowed:
                 raise refusal(decision)
-            decisions.append(decision)
         if decisions:
             g.rate_limit = min(decisions, key=lambda d: d.counted.remaining)
 
     def headers(self, response: Response) -> Response:
+        pending = g.pop("rate_limit_pending", None)
+        if pending is not None:  # the request ended before loading its session
+            try:
+                self.settle([self._draw(budget, who) for budget, who in pending])
+            except Problem as refused:
+                g.problem_code = refused.code
+                response = refused.response(instance=request.path)
         decision: Decision | None = g.get("rate_limit")
         if decision is not None:
             response.headers.extend(limit_headers(decision))
         return response
+
+
+def pending_calls() -> list[tuple[str, list[Any], list[Any]]]:
+    """The script calls of this request's draws that wait for its session's load."""
+    pending: list[tuple[Budget, str]] | None = g.get("rate_limit_pending")
+    if not pending:
+        return []
+    counter = current_app.extensions["chemgames.limiter"].counter
+    return [counter.call(budget, who) for budget, who in pending]
+
+
+def settle_with_load(answers: list[Any]) -> None:
+    """The draws' answers from the session's load: refuse (429) or note the headers."""
+    pending: list[tuple[Budget, str]] = g.pop("rate_limit_pending")
+    Limiter.settle(
+        [
+            RedisCounter.decision(budget, answer)
+            for (budget, _), answer in zip(pending, answers, strict=True)
+        ]
+    )
 
 
 def limit_headers(decision: Decision) -> dict[str, str]:

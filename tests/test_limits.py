@@ -75,6 +75,56 @@ def test_moves_have_a_budget_of_their_own_across_games_and_modes(redis_url: str)
     assert view.status_code == 200
 
 
+@pytest.mark.every_redis
+def test_a_hosted_move_is_counted_with_its_sessions_load_and_refused_before_it_applies(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One server: the moves budget is drawn in the round trip that loads the session
+    (no draw of its own); a cluster draws on its own. Either way the fourth move of a
+    3-a-minute budget is 429 and changes nothing."""
+    app = limited_app(redis_url, rate_limit_moves="3 per minute")
+    separate = []
+    draw = limits.RedisCounter.draw
+    monkeypatch.setattr(
+        limits.RedisCounter, "draw", lambda *a, **kw: separate.append(a[1].scope) or draw(*a, **kw)
+    )
+    c = app.test_client()
+    made = c.post("/v1/element-draft/sessions", json={"players": 2, "seed": 3}).get_json()
+    base = f"/v1/element-draft/sessions/{made['session_id']}"
+    seats = {s["seat"]: auth(s["seat_token"]) for s in made["seats"]}
+    version, answers = made["version"], []
+    for turn in range(4):
+        seat = turn % 2
+        legal = c.post(f"{base}/legal-moves", json={"seat": seat}, headers=seats[seat])
+        move = {"seat": seat, "version": version, "move": legal.get_json()["moves"][0]}
+        answers.append(c.post(f"{base}/moves", json=move, headers=seats[seat]))
+        version = answers[-1].get_json().get("version", version)
+    assert [a.status_code for a in answers] == [200, 200, 200, 429]
+    assert [a.headers["X-RateLimit-Remaining"] for a in answers] == ["2", "1", "0", "0"]
+    assert answers[-1].get_json()["code"] == "rate_limited"
+    assert int(answers[-1].headers["Retry-After"]) > 0
+    view = c.get(base).get_json()
+    assert view["version"] == 3, "the refused move was not applied"
+    on_cluster = app.extensions["chemgames.redis"].kind == "cluster"
+    assert separate.count("moves") == (4 if on_cluster else 0)
+
+
+def test_a_hosted_move_refused_before_its_session_is_loaded_still_counts(
+    redis_url: str,
+) -> None:
+    """A body refused before the session is read (422) is counted as the request ends;
+    past the budget it is the 429 it always was."""
+    c = limited_app(redis_url, rate_limit_moves="2 per minute").test_client()
+    made = c.post("/v1/element-draft/sessions", json={"players": 2, "seed": 3}).get_json()
+    url = f"/v1/element-draft/sessions/{made['session_id']}/moves"
+    me = auth(made["seats"][0]["seat_token"])
+    answers = [c.post(url, json={"seat": 0, "move": "draft"}, headers=me) for _ in range(3)]
+    assert [a.status_code for a in answers] == [422, 422, 429]
+    assert [a.headers["X-RateLimit-Remaining"] for a in answers] == ["1", "0", "0"]
+    assert answers[-1].mimetype == "application/problem+json"
+    assert answers[-1].get_json()["code"] == "rate_limited"
+
+
 def test_an_operator_has_a_budget_of_sessions_wherever_it_creates_them(redis_url: str) -> None:
     app = limited_app(
         redis_url, operator_keys=("lms-key",), rate_limit_operator_sessions="3 per minute"

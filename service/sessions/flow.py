@@ -22,7 +22,7 @@ from flask import current_app
 from rules.core import Event, Move, events_for, with_actor
 from rules.records import TIME_UP, Step
 
-from .. import callbacks
+from .. import callbacks, limits
 from ..auth import fingerprint
 from ..games import GameApi
 from ..play import (
@@ -80,8 +80,16 @@ class Loaded:
 
 
 def load(api: GameApi, session_id: str) -> Loaded:
-    """The session (``404 session_not_found`` if it has expired or is another game's)."""
-    session, now_ms = store().load(session_id)
+    """The session (``404 session_not_found`` if it has expired or is another game's).
+
+    A move's rate limit is drawn in the same round trip, and refuses first (429).
+    """
+    draws = limits.pending_calls()
+    if draws:
+        session, now_ms, answers = store().load_after(session_id, draws)
+        limits.settle_with_load(answers)
+    else:
+        session, now_ms = store().load(session_id)
     if session is None or session.slug != api.slug:
         raise Problem(
             "session_not_found",

@@ -30,6 +30,7 @@ the same way (``service/streams.py``).
 from __future__ import annotations
 
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -277,9 +278,38 @@ class SessionStore:
 
     def load(self, session_id: str) -> tuple[Session | None, int]:
         """The session (None if absent) and its node's clock, in one round trip."""
-        values, seconds, micros, sharded = self._script(_LOAD)(
-            keys=[self.key(session_id)], args=list(FIELDS)
-        )
+        loaded = self._script(_LOAD)(keys=[self.key(session_id)], args=list(FIELDS))
+        return self._session(session_id, loaded)
+
+    def load_after(
+        self, session_id: str, calls: Sequence[tuple[str, list[Any], list[Any]]]
+    ) -> tuple[Session | None, int, list[Any]]:
+        """:meth:`load`, after other scripts (source, keys, arguments), all in the same
+        round trip: one pipeline (one server or a Sentinel's primary, never a cluster,
+        whose keys live on several nodes). Their answers come third."""
+        batch = [*calls, (_LOAD, [self.key(session_id)], list(FIELDS))]
+        client = self.redis
+        results: list[Any] = []
+        for attempt in range(2):
+            pipe = client.pipeline(transaction=False)
+            for source, keys, args in batch:
+                pipe.evalsha(self._script(source).sha, len(keys), *keys, *args)
+            results = pipe.execute(raise_on_error=False)
+            unknown = {src for (src, _, _), r in zip(batch, results, strict=True)
+                       if isinstance(r, NoScriptError)}  # fmt: skip
+            if not unknown or attempt:
+                break
+            for source in unknown:  # a restarted or failed-over server: load them once
+                client.script_load(source)
+        for result in results:
+            if isinstance(result, Exception):
+                raise result
+        *answers, loaded = results
+        session, now = self._session(session_id, loaded)
+        return session, now, answers
+
+    def _session(self, session_id: str, loaded: list[Any]) -> tuple[Session | None, int]:
+        values, seconds, micros, sharded = loaded
         now = _ms(seconds, micros)
         if values[0] is None:
             return None, now
