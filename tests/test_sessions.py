@@ -784,6 +784,27 @@ def test_a_reused_key_is_refused_only_after_authentication(client: FlaskClient) 
     assert t.stored_version() == 1
 
 
+def test_a_key_answered_at_the_current_version_is_caught_by_the_commit(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A keyed move on the current version is not looked up first (one round trip
+    fewer); if its key was answered already, the compare-and-set refuses it and the
+    answer decides: 422 for another move, and nothing applied."""
+    t = Hosted(client, ED, players=3, seed=6)
+    t.move(0, draft(t.get(0)), key="K")
+    lookups = []
+    real_lookup = SessionStore.idempotent
+    monkeypatch.setattr(SessionStore, "idempotent", lambda *a: lookups.append(a) or real_lookup(*a))
+    t.move(1, draft(t.get(1)), key="K")  # another seat's key is its own
+    t.move(2, draft(t.get(2)))
+    assert lookups == [], "a move on the current version is not looked up first"
+    version = t.stored_version()
+    reused = t.raw_move(0, draft(t.get(0)), key="K")  # a legal move, on the current version
+    assert reused.status_code == 422, reused.get_json()
+    assert reused.get_json()["code"] == "idempotency_key_reused"
+    assert len(lookups) == 1 and t.stored_version() == version
+
+
 def test_a_bad_idempotency_key_is_refused(client: FlaskClient) -> None:
     t = ready(client, ED)
     for key in ("", "x" * 129, "caf\u00e9", "a\tb"):
@@ -901,9 +922,13 @@ def test_a_twin_committed_before_the_compare_and_set_is_replayed_not_stale(
         return before if len(loads) == 1 else real_load(store, session_id)
 
     monkeypatch.setattr(SessionStore, "load", load)
-    blind = _Blind(monkeypatch)
+    lookups = []
+    real_lookup = SessionStore.idempotent
+    monkeypatch.setattr(SessionStore, "idempotent", lambda *a: lookups.append(a) or real_lookup(*a))
     again = t.raw_move(0, move, version=0, key="twin")
-    assert blind.lookups == 2
+    # the retry read version 0, so it computed the move; the compare-and-set refused it
+    # (the twin had committed, its answer with it, atomically) and the answer was found
+    assert len(lookups) == 1
     assert again.status_code == 200, again.get_json()
     assert again.headers["Idempotent-Replayed"] == "true"
     assert again.get_json() == first.get_json()

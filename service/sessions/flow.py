@@ -19,7 +19,7 @@ import orjson
 import redis
 from flask import current_app
 
-from rules.core import Event, Move, events_for, with_actor
+from rules.core import Event, Move, RuleViolation, events_for, with_actor
 from rules.records import TIME_UP, Step
 
 from .. import callbacks, limits
@@ -348,17 +348,32 @@ def play(
         cached = st.idempotent(session_id, seat, who, idempotency_key)
         return None if cached is None else _replay(cached, print_)
 
-    replay = stored()
-    if replay is not None:
-        return replay, True
+    # A retry of an applied move names an older version, so its stored answer is looked
+    # up only then (or past the deadline); a key already answered at this version is
+    # found by the commit, which refuses it ("keyed"): either way the stored answer, or
+    # 422 for a key reused with another move, and the move is never applied twice.
+    current = version == loaded.session.version
+    if not current:
+        replay = stored()
+        if replay is not None:
+            return replay, True
     if expire_if_due(loaded):
+        replay = stored() if current else None
+        if replay is not None:
+            return replay, True
         raise timer_expired(load(api, session_id))
-    if version != loaded.session.version:
+    if not current:
         replay = stored()  # a concurrent twin of this request may have been applied
         if replay is not None:
             return replay, True
         raise stale(loaded, version, loaded.session.version)
-    env, move, events = compute(loaded)
+    try:
+        env, move, events = compute(loaded)
+    except (RuleViolation, Problem):
+        replay = stored()  # an answered key comes first: its answer, or 422 reused
+        if replay is not None:
+            return replay, True
+        raise
     env, more = play_bots(api, env, loaded.now_ms)
     events = events + more
     token = sealer().seal(env.without_steps())

@@ -121,6 +121,9 @@ local key = KEYS[1]
 local current = redis.call('HGET', key, 'version')
 if not current then return {{-1, 0}} end
 if tonumber(current) ~= tonumber(ARGV[1]) then return {{0, tonumber(current)}} end
+if ARGV[10] ~= '' and redis.call('HEXISTS', key, ARGV[10]) == 1 then
+  return {{3, tonumber(current)}}
+end
 if ARGV[2] == '0' then
   local deadline = redis.call('HGET', key, 'deadline_ms')
   if deadline and deadline ~= '' then
@@ -178,7 +181,7 @@ class NotReplicated(ConnectionError):
 class Commit:
     """The outcome of a compare-and-set: ``applied``, else why not."""
 
-    status: str  # "applied" | "stale" | "expired" | "missing"
+    status: str  # "applied" | "stale" | "expired" | "missing" | "keyed" (its key has an answer)
     version: int
 
 
@@ -549,7 +552,7 @@ class SessionStore:
             status, version = self._commit_and_wait(keys, args)
         else:
             status, version = self._script(_COMMIT)(keys=keys, args=args)
-        name = {1: "applied", 0: "stale", 2: "expired", -1: "missing"}[int(status)]
+        name = {1: "applied", 0: "stale", 2: "expired", -1: "missing", 3: "keyed"}[int(status)]
         return Commit(name, int(version))
 
     def _commit_and_wait(self, keys: list[str], args: list[Any]) -> tuple[int, int]:
