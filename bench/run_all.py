@@ -18,6 +18,11 @@ BENCHES = [
     *(["-m", "bench.http_moves", "--game", game] for game in IN_PROCESS),
     ["-m", "bench.http_sessions"],
     ["-m", "bench.http_polymer"],
+    ["-m", "bench.stages"],
+    ["-m", "bench.capacity"],
+    ["-m", "bench.redis_cost"],
+    ["-m", "bench.records"],
+    ["-m", "bench.polymer_bots"],
     ["-m", "bench.slow_clients"],
 ]
 
