@@ -333,6 +333,20 @@ class Limiter:
         if decisions:
             g.rate_limit = min(decisions, key=lambda d: d.counted.remaining)
 
+    def pending_calls(self) -> list[tuple[str, list[Any], list[Any]]]:
+        """The script calls of this request's draws that wait for its session's load
+        (service/sessions/flow.py pipelines them with it)."""
+        pending: list[tuple[Budget, str]] | None = g.get("rate_limit_pending")
+        if not pending or not isinstance(self.counter, RedisCounter):
+            return []
+        return [self.counter.call(budget, who) for budget, who in pending]
+
+    def settle_with_load(self, answers: list[Any]) -> None:
+        """The draws' answers from the session's load: refuse (429), or note the headers."""
+        pending: list[tuple[Budget, str]] = g.pop("rate_limit_pending")
+        found = zip(pending, answers, strict=True)
+        self.settle([RedisCounter.decision(budget, answer) for (budget, _), answer in found])
+
     def headers(self, response: Response) -> Response:
         pending = g.pop("rate_limit_pending", None)
         if pending is not None:  # the request ended before loading its session
@@ -345,26 +359,6 @@ class Limiter:
         if decision is not None:
             response.headers.extend(limit_headers(decision))
         return response
-
-
-def pending_calls() -> list[tuple[str, list[Any], list[Any]]]:
-    """The script calls of this request's draws that wait for its session's load."""
-    pending: list[tuple[Budget, str]] | None = g.get("rate_limit_pending")
-    if not pending:
-        return []
-    counter = current_app.extensions["chemgames.limiter"].counter
-    return [counter.call(budget, who) for budget, who in pending]
-
-
-def settle_with_load(answers: list[Any]) -> None:
-    """The draws' answers from the session's load: refuse (429) or note the headers."""
-    pending: list[tuple[Budget, str]] = g.pop("rate_limit_pending")
-    Limiter.settle(
-        [
-            RedisCounter.decision(budget, answer)
-            for (budget, _), answer in zip(pending, answers, strict=True)
-        ]
-    )
 
 
 def limit_headers(decision: Decision) -> dict[str, str]:

@@ -22,7 +22,7 @@ from flask import current_app
 from rules.core import Event, Move, RuleViolation, events_for, with_actor
 from rules.records import TIME_UP, Step
 
-from .. import callbacks, limits
+from .. import callbacks
 from ..auth import fingerprint
 from ..games import GameApi
 from ..play import (
@@ -84,10 +84,11 @@ def load(api: GameApi, session_id: str) -> Loaded:
 
     A move's rate limit is drawn in the same round trip, and refuses first (429).
     """
-    draws = limits.pending_calls()
+    limiter: Any = current_app.extensions.get("chemgames.limiter")  # service/limits.py
+    draws = limiter.pending_calls() if limiter is not None else []
     if draws:
         session, now_ms, answers = store().load_after(session_id, draws)
-        limits.settle_with_load(answers)
+        limiter.settle_with_load(answers)
     else:
         session, now_ms = store().load(session_id)
     if session is None or session.slug != api.slug:
