@@ -109,6 +109,31 @@ def test_a_hosted_move_is_counted_with_its_sessions_load_and_refused_before_it_a
     assert separate.count("moves") == (4 if on_cluster else 0)
 
 
+def test_a_server_that_lost_its_scripts_counts_a_move_once(redis_url: str) -> None:
+    """After a restart or a failover the server has no scripts: the load's pipeline
+    loads them and runs again only what did not run, so the move counts once."""
+    app = limited_app(redis_url, rate_limit_moves="3 per minute")
+    backend = app.extensions["chemgames.redis"]
+    if backend.kind == "cluster":
+        pytest.skip("a cluster counts a move's limit on its own (another node)")
+    c = app.test_client()
+    made = c.post("/v1/element-draft/sessions", json={"players": 2, "seed": 3}).get_json()
+    base = f"/v1/element-draft/sessions/{made['session_id']}"
+    seats = {s["seat"]: auth(s["seat_token"]) for s in made["seats"]}
+    version, remaining = made["version"], []
+    for turn in range(2):
+        seat = turn % 2
+        legal = c.post(f"{base}/legal-moves", json={"seat": seat}, headers=seats[seat])
+        move = {"seat": seat, "version": version, "move": legal.get_json()["moves"][0]}
+        backend.client.script_flush()
+        backend.client.script_load(limits._SCRIPT)  # the limit runs; the load does not
+        answer = c.post(f"{base}/moves", json=move, headers=seats[seat])
+        assert answer.status_code == 200, answer.get_json()
+        version = answer.get_json()["version"]
+        remaining.append(answer.headers["X-RateLimit-Remaining"])
+    assert remaining == ["2", "1"]
+
+
 def test_a_hosted_move_refused_before_its_session_is_loaded_still_counts(
     redis_url: str,
 ) -> None:

@@ -292,17 +292,21 @@ class SessionStore:
         whose keys live on several nodes). Their answers come third."""
         batch = [*calls, (_LOAD, [self.key(session_id)], list(FIELDS))]
         client = self.redis
-        results: list[Any] = []
+        results: list[Any] = [None] * len(batch)
+        todo = list(range(len(batch)))
         for attempt in range(2):
             pipe = client.pipeline(transaction=False)
-            for source, keys, args in batch:
+            for i in todo:
+                source, keys, args = batch[i]
                 pipe.evalsha(self._script(source).sha, len(keys), *keys, *args)
-            results = pipe.execute(raise_on_error=False)
-            unknown = {src for (src, _, _), r in zip(batch, results, strict=True)
-                       if isinstance(r, NoScriptError)}  # fmt: skip
-            if not unknown or attempt:
+            for i, result in zip(todo, pipe.execute(raise_on_error=False), strict=True):
+                results[i] = result
+            # a restarted or failed-over server lost its scripts: load them, and run again
+            # only the calls that did not run (a counted rate limit is not counted twice)
+            todo = [i for i in todo if isinstance(results[i], NoScriptError)]
+            if not todo or attempt:
                 break
-            for source in unknown:  # a restarted or failed-over server: load them once
+            for source in {batch[i][0] for i in todo}:
                 client.script_load(source)
         for result in results:
             if isinstance(result, Exception):
