@@ -24,26 +24,15 @@ cores. The server is stopped by its PID at the end.
 from __future__ import annotations
 
 import argparse
-import os
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import redis
 
-from .harness import bench_env, free_port, run_parallel, start, stop
+from .harness import bench_env, free_port, run_parallel, start, stop, workers_cpu
 from .http_polymer import play_session
 from .http_sessions import hosted_game, stateless_game
-
-
-def workers_cpu(master: int) -> float:
-    """CPU seconds the master's workers have used (Linux /proc)."""
-    total = 0.0
-    for pid in Path(f"/proc/{master}/task/{master}/children").read_text().split():
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
 
 
 def redis_counters(r: Any) -> tuple[float, int]:

@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 GUNICORN = str(Path(sys.executable).parent / "gunicorn")
@@ -156,3 +157,62 @@ def replay_job(
         return out
 
     return job
+
+
+def workers_cpu(master: int) -> float:
+    """CPU seconds the master's workers have used (Linux /proc; 0 elsewhere).
+
+    On a shared machine requests/s moves with the neighbours' load; CPU time per
+    request much less, so both are reported.
+    """
+    total = 0.0
+    try:
+        children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+        for pid in children:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return 0.0
+    return total
+
+
+def bench_app(url: str, prefix: str) -> Any:
+    """The service in process against ``url``, its keys under ``prefix``: no rate
+    limits, no due-work runner (a benchmark drives what it measures)."""
+    from cryptography.fernet import Fernet
+
+    from service import create_app
+    from service.config import Settings
+
+    return create_app(
+        Settings(
+            state_keys=(Fernet.generate_key().decode(),),
+            redis_url=url,
+            redis_key_prefix=prefix,
+            log_level="WARNING",
+            rate_limits_enabled=False,
+            due_work=False,
+        )
+    )
+
+
+class RoundTrips:
+    """Counts what the process sends to Redis (a command, or a pipeline: one trip),
+    while ``counting()`` says so, until :meth:`close`."""
+
+    def __init__(self, counting: Callable[[], bool] = lambda: True) -> None:
+        import redis.connection
+
+        self.count = 0
+        self._cls = redis.connection.AbstractConnection
+        self._original = original = self._cls.send_packed_command
+
+        def counted(conn: Any, command: Any, check_health: bool = True) -> None:
+            if counting():
+                self.count += 1
+            original(conn, command, check_health)
+
+        self._cls.send_packed_command = counted  # type: ignore[method-assign]
+
+    def close(self) -> None:
+        self._cls.send_packed_command = self._original  # type: ignore[method-assign]

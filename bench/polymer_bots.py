@@ -30,9 +30,8 @@ import uuid
 from typing import Any
 
 import redis
-from cryptography.fernet import Fernet
 
-from .harness import Client, bench_env, free_port, start, stop
+from .harness import Client, RoundTrips, bench_app, bench_env, free_port, start, stop
 
 MEAN_THINK_MS = (1500 + 4000) / 2
 KEEPS_PACE = 0.10 * MEAN_THINK_MS
@@ -40,29 +39,8 @@ KEEPS_PACE = 0.10 * MEAN_THINK_MS
 
 def round_trips(url: str, seats: int) -> tuple[float, int]:
     """Redis round trips per bot move, and the moves counted."""
-    import redis.connection as connection
-
-    from service import create_app
-    from service.config import Settings
-
-    sent = [0]
-    original = connection.AbstractConnection.send_packed_command
-
-    def counting(self: Any, command: Any, check_health: bool = True) -> None:
-        sent[0] += 1
-        original(self, command, check_health)
-
     prefix = f"bench-rt-{uuid.uuid4().hex[:8]}:"
-    app = create_app(
-        Settings(
-            state_keys=(Fernet.generate_key().decode(),),
-            redis_url=url,
-            redis_key_prefix=prefix,
-            log_level="WARNING",
-            rate_limits_enabled=False,
-            due_work=False,
-        )
-    )
+    app = bench_app(url, prefix)
     client = app.test_client()
     bots = {str(s): "trading" for s in range(1, seats)}
     made = client.post(
@@ -81,7 +59,7 @@ def round_trips(url: str, seats: int) -> tuple[float, int]:
         headers={"Authorization": f"Bearer {token}"},
     )
     start_version = client.get(f"/v1/polymer/sessions/{sid}").get_json()["version"]
-    connection.AbstractConnection.send_packed_command = counting  # type: ignore[method-assign]
+    trips = RoundTrips()
     try:
         with app.app_context():
             until = time.monotonic() + 5
@@ -89,12 +67,12 @@ def round_trips(url: str, seats: int) -> tuple[float, int]:
                 due.run_due()
                 time.sleep(0.01)
     finally:
-        connection.AbstractConnection.send_packed_command = original  # type: ignore[method-assign]
+        trips.close()
     moves = client.get(f"/v1/polymer/sessions/{sid}").get_json()["version"] - start_version
     r = redis.Redis.from_url(url)
     for key in r.scan_iter(match=f"{prefix}*", count=1000):
         r.unlink(key)
-    return sent[0] / max(moves, 1), moves
+    return trips.count / max(moves, 1), moves
 
 
 def capacity(port: int, r: redis.Redis, due_key: str, sessions: int, seats: int,

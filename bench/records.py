@@ -21,11 +21,10 @@ import redis
 from cryptography.fernet import Fernet
 
 from rules.registry import GAMES
-from service import create_app
-from service.config import Settings
 from service.play import apply_move, new_game
 from service.tokens import Sealer
 
+from .harness import bench_app
 from .redis_cost import play
 
 
@@ -33,13 +32,7 @@ def tokens(games: int) -> None:
     sealer = Sealer((Fernet.generate_key().decode(),))
     print(f"{'game':18} {'players':>7} {'steps max':>9} {'token at end':>12} "
           f"{'without log':>11} {'log share':>9}")  # fmt: skip
-    app = create_app(
-        Settings(
-            state_keys=(Fernet.generate_key().decode(),),
-            log_level="WARNING",
-            rate_limits_enabled=False,
-        )
-    )
+    app = bench_app("", "bench-records:")  # no Redis: tokens only
     for slug, game in GAMES.items():
         if game.clock is not None:
             continue
@@ -64,16 +57,7 @@ def tokens(games: int) -> None:
 
 def hosted(url: str, games: int) -> None:
     prefix = f"bench-records-{uuid.uuid4().hex[:8]}:"
-    app = create_app(
-        Settings(
-            state_keys=(Fernet.generate_key().decode(),),
-            redis_url=url,
-            redis_key_prefix=prefix,
-            log_level="WARNING",
-            rate_limits_enabled=False,
-            due_work=False,
-        )
-    )
+    app = bench_app(url, prefix)
     store = app.extensions["chemgames.store"]
     r = redis.Redis.from_url(url)
     c = app.test_client()

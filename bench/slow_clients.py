@@ -34,10 +34,9 @@ import statistics
 import subprocess
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
-from .harness import GUNICORN, ROOT, Recorded, free_port, run_parallel, stop
+from .harness import GUNICORN, ROOT, Recorded, free_port, run_parallel, stop, workers_cpu
 from .http_moves import play_game
 
 
@@ -173,23 +172,6 @@ def open_streams(port: int, count: int, within: float) -> tuple[list[socket.sock
             refused += 1
             s.close()
     return opened, refused
-
-
-def workers_cpu(master: int) -> float:
-    """CPU seconds the master's workers have used (Linux /proc; 0 elsewhere).
-
-    On a shared machine requests/s moves with the neighbours' load; CPU time per
-    request much less, so both are reported.
-    """
-    total = 0.0
-    try:
-        children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
-        for pid in children:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except OSError:
-        return 0.0
-    return total
 
 
 def phase(

@@ -37,6 +37,8 @@ from typing import Any
 
 from cryptography.fernet import Fernet
 
+from .harness import RoundTrips
+
 STAGES = (
     "parse and validate",
     "rate limit",
@@ -118,24 +120,6 @@ def _core() -> Any:
     import rules.core
 
     return rules.core
-
-
-class RoundTrips:
-    """Counts what the service sends to Redis (a command, or a pipeline: one trip)."""
-
-    def __init__(self, clock: Clock) -> None:
-        import redis.connection
-
-        self.count = 0
-        cls = redis.connection.AbstractConnection
-        original = cls.send_packed_command
-
-        def counted(conn: Any, command: Any, check_health: bool = True) -> None:
-            if clock.active:
-                self.count += 1
-            original(conn, command, check_health)
-
-        cls.send_packed_command = counted  # type: ignore[method-assign]
 
 
 def redis_cpu(app: Any) -> float:
@@ -263,7 +247,7 @@ def main() -> None:
     clock = Clock()
     instrument(app, clock)
     timed = Timed(app, clock)
-    trips = RoundTrips(clock)
+    trips = RoundTrips(lambda: clock.active)
     client = app.test_client()
     rows = []
     plan: list[tuple[str, str, Callable[[int], None]]] = []

@@ -75,6 +75,19 @@ def test_moves_have_a_budget_of_their_own_across_games_and_modes(redis_url: str)
     assert view.status_code == 200
 
 
+def hosted_table(c: Any) -> tuple[str, dict[int, dict[str, str]], int]:
+    """A 2-seat element-draft session: its URL, each seat's credential, its version."""
+    made = c.post("/v1/element-draft/sessions", json={"players": 2, "seed": 3}).get_json()
+    seats = {s["seat"]: auth(s["seat_token"]) for s in made["seats"]}
+    return f"/v1/element-draft/sessions/{made['session_id']}", seats, made["version"]
+
+
+def first_legal(c: Any, base: str, seat: int, me: dict[str, str], version: int) -> dict[str, Any]:
+    """The body of ``seat``'s first legal move on ``version``."""
+    legal = c.post(f"{base}/legal-moves", json={"seat": seat}, headers=me).get_json()
+    return {"seat": seat, "version": version, "move": legal["moves"][0]}
+
+
 @pytest.mark.every_redis
 def test_a_hosted_move_is_counted_with_its_sessions_load_and_refused_before_it_applies(
     redis_url: str, monkeypatch: pytest.MonkeyPatch
@@ -89,14 +102,11 @@ def test_a_hosted_move_is_counted_with_its_sessions_load_and_refused_before_it_a
         limits.RedisCounter, "draw", lambda *a, **kw: separate.append(a[1].scope) or draw(*a, **kw)
     )
     c = app.test_client()
-    made = c.post("/v1/element-draft/sessions", json={"players": 2, "seed": 3}).get_json()
-    base = f"/v1/element-draft/sessions/{made['session_id']}"
-    seats = {s["seat"]: auth(s["seat_token"]) for s in made["seats"]}
-    version, answers = made["version"], []
+    base, seats, version = hosted_table(c)
+    answers = []
     for turn in range(4):
         seat = turn % 2
-        legal = c.post(f"{base}/legal-moves", json={"seat": seat}, headers=seats[seat])
-        move = {"seat": seat, "version": version, "move": legal.get_json()["moves"][0]}
+        move = first_legal(c, base, seat, seats[seat], version)
         answers.append(c.post(f"{base}/moves", json=move, headers=seats[seat]))
         version = answers[-1].get_json().get("version", version)
     assert [a.status_code for a in answers] == [200, 200, 200, 429]
@@ -117,14 +127,11 @@ def test_a_server_that_lost_its_scripts_counts_a_move_once(redis_url: str) -> No
     if backend.kind == "cluster":
         pytest.skip("a cluster counts a move's limit on its own (another node)")
     c = app.test_client()
-    made = c.post("/v1/element-draft/sessions", json={"players": 2, "seed": 3}).get_json()
-    base = f"/v1/element-draft/sessions/{made['session_id']}"
-    seats = {s["seat"]: auth(s["seat_token"]) for s in made["seats"]}
-    version, remaining = made["version"], []
+    base, seats, version = hosted_table(c)
+    remaining = []
     for turn in range(2):
         seat = turn % 2
-        legal = c.post(f"{base}/legal-moves", json={"seat": seat}, headers=seats[seat])
-        move = {"seat": seat, "version": version, "move": legal.get_json()["moves"][0]}
+        move = first_legal(c, base, seat, seats[seat], version)
         backend.client.script_flush()
         backend.client.script_load(limits._SCRIPT)  # the limit runs; the load does not
         answer = c.post(f"{base}/moves", json=move, headers=seats[seat])
@@ -140,10 +147,9 @@ def test_a_hosted_move_refused_before_its_session_is_loaded_still_counts(
     """A body refused before the session is read (422) is counted as the request ends;
     past the budget it is the 429 it always was."""
     c = limited_app(redis_url, rate_limit_moves="2 per minute").test_client()
-    made = c.post("/v1/element-draft/sessions", json={"players": 2, "seed": 3}).get_json()
-    url = f"/v1/element-draft/sessions/{made['session_id']}/moves"
-    me = auth(made["seats"][0]["seat_token"])
-    answers = [c.post(url, json={"seat": 0, "move": "draft"}, headers=me) for _ in range(3)]
+    base, seats, _ = hosted_table(c)
+    bad = {"seat": 0, "move": "draft"}
+    answers = [c.post(f"{base}/moves", json=bad, headers=seats[0]) for _ in range(3)]
     assert [a.status_code for a in answers] == [422, 422, 429]
     assert [a.headers["X-RateLimit-Remaining"] for a in answers] == ["1", "0", "0"]
     assert answers[-1].mimetype == "application/problem+json"
