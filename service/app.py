@@ -62,9 +62,36 @@ operation lists its codes as an enum (catalogue: `GET /v1/problems`).
 """
 
 
+class App(Flask):
+    """Flask, remembering which functions are plain (not coroutines).
+
+    Flask asks ``inspect.iscoroutinefunction`` of every hook and view on every request,
+    and flask-smorest of every function it wraps: a score of questions per request
+    about the same few hundred functions, whose answers never change.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._plain: dict[Callable[..., Any], bool] = {}
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        # a MethodView's method comes bound to a new instance every request: ask of
+        # the function beneath, so that what is remembered stays a fixed set
+        key = getattr(func, "__func__", func)
+        try:
+            plain = self._plain[key]
+        except KeyError:
+            plain = super().ensure_sync(func) is func
+            if len(self._plain) < 4096:  # a function made per request is not kept
+                self._plain[key] = plain
+        except TypeError:  # an unhashable callable
+            return super().ensure_sync(func)
+        return func if plain else super().ensure_sync(func)
+
+
 def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
     settings = settings or Settings.from_env()
-    app = Flask(__name__, static_folder=None)
+    app = App(__name__, static_folder=None)
     app.json = OrjsonProvider(app)
     app.config.update(
         API_TITLE="Chemistry card games rules service",

@@ -131,3 +131,40 @@ def test_the_built_in_word_list_is_served_with_its_provenance(client: FlaskClien
     detail = client.get("/v1/games/element-draft").get_json()
     assert detail["resources"] == {"words": "/v1/games/element-draft/words"}
     assert detail["links"]["words"] == "/v1/games/element-draft/words"
+
+
+def test_the_app_remembers_plain_functions_without_growing_per_request(
+    client: FlaskClient,
+) -> None:
+    """``App.ensure_sync`` keeps one answer per function: a MethodView's method, bound
+    to a new instance every request, is remembered by the function beneath."""
+    app = client.application
+    setup = client.post("/v1/element-draft/setup", json={"players": 3, "seed": 1}).get_json()
+    body = {"token": setup["token"], "seat": 0}
+    auth = {"Authorization": f"Bearer {setup['seats'][0]['seat_token']}"}
+    assert client.post("/v1/element-draft/legal-moves", json=body, headers=auth).status_code == 200
+    known = len(app._plain)  # type: ignore[attr-defined]
+    for _ in range(20):
+        assert (
+            client.post("/v1/element-draft/legal-moves", json=body, headers=auth).status_code == 200
+        )
+    assert len(app._plain) == known  # type: ignore[attr-defined]
+
+
+def test_a_coroutine_function_is_never_taken_for_a_plain_one(client: FlaskClient) -> None:
+    app = client.application
+
+    async def later() -> None:
+        return None
+
+    def now() -> None:
+        return None
+
+    for _ in range(2):  # asked again: the remembered answer
+        assert app.ensure_sync(now) is now
+        try:
+            synced = app.ensure_sync(later)
+        except RuntimeError as err:  # Flask's async support (asgiref) is not installed
+            assert "async" in str(err)
+        else:
+            assert synced is not later
