@@ -39,6 +39,7 @@ from .docs import (
     RATE_LIMITED,
     SEAT_ERRORS,
     TOKEN_ERRORS,
+    docs_only,
     header,
     merge,
     operation,
@@ -694,10 +695,11 @@ def _route(blp: Blueprint, mode: Mode, op: Operation) -> None:
     decorated: Callable[..., Any] = handle
     decorated = operation(blp, mode.operation_id(op.name), table, security=security)(decorated)
     if hosted and op.writes and op.seat != "host":
-        decorated = blp.doc(parameters=[IDEMPOTENCY])(decorated)
-    decorated = blp.response(200, _answer_ref(mode, op), example=ex, headers=headers or None)(
-        decorated
-    )
+        decorated = docs_only(blp.doc(parameters=[IDEMPOTENCY]))(decorated)
+    # handle returns its own Response: flask-smorest's wrapper would only pass it on
+    decorated = docs_only(
+        blp.response(200, _answer_ref(mode, op), example=ex, headers=headers or None)
+    )(decorated)
     if get and op in (VIEW, RECORD):
         decorated = blp.arguments(SessionQuerySchema(), location="query")(decorated)
     elif request_schema is not None:
