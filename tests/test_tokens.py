@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from flask.testing import FlaskClient
 
@@ -34,6 +36,31 @@ def test_every_single_character_change_is_refused() -> None:
             assert err.value.status == 400
             refused += 1
     assert refused == 2 * len(token)
+
+
+def test_other_spellings_of_the_same_token_are_refused() -> None:
+    """Fernet alone would read all of these as the sealed token."""
+    sealer = Sealer((KEY_A,))
+    for env in (ENV, replace(ENV, game_id="abc1234"), replace(ENV, game_id="abc12345")):
+        token = sealer.seal(env)
+        assert sealer.open(token, slug="element-draft", rules_version=1) == env
+        body = token.rstrip("=")
+        pad = token[len(body) :]
+        last = body[-1]
+        alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+        spare = alphabet[alphabet.index(last) + 1] if pad else None  # same bytes, Fernet
+        spellings = [
+            token.replace("-", "+").replace("_", "/"),
+            token[:10] + "\n" + token[10:],
+            token[:10] + " " + token[10:],
+            *([body[:-1] + spare + pad] if spare else []),
+        ]
+        for altered in spellings:
+            if altered == token:
+                continue
+            with pytest.raises(Problem) as err:
+                sealer.open(altered, slug="element-draft", rules_version=1)
+            assert err.value.code == "token_invalid", altered
 
 
 def test_truncated_and_extended_tokens_are_refused() -> None:
