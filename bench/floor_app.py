@@ -14,6 +14,10 @@ each; bench/README.md, issue 21):
 ``/token/<path>``
     and the state token opened (every request) and, for a move, sealed again
     (``service.tokens``: zlib, orjson, Fernet);
+``/trips/<path>`` (a move in a hosted session)
+    the echo, after the two round trips every hosted move makes: the session's load
+    with the rate limit (one pipeline), then a compare-and-set, here one that finds
+    another version and stores nothing (the least a commit can cost);
 ``/work/<path>``
     the whole of the service's work for the request (a stateless request, or a move in
     a hosted session: the session's load with the limit, the compare-and-set and its
@@ -48,6 +52,7 @@ def create_app(settings: Any = None) -> Flask:
     from service.limits import Budget, RedisCounter
     from service.operations import LEGAL_MOVES, MOVE, Hosted, Stateless, _request_schema
     from service.problems import Problem
+    from service.sessions.store import SessionStore
     from service.tokens import Sealer
 
     settings = replace(settings or Settings.from_env(), due_work=False)
@@ -57,6 +62,7 @@ def create_app(settings: Any = None) -> Flask:
     app.extensions.update(service.extensions)
     app.config["SETTINGS"] = settings
     sealer: Sealer = service.extensions["chemgames.sealer"]
+    store: SessionStore = service.extensions["chemgames.store"]
     counter = RedisCounter(service.extensions["chemgames.redis"], settings.redis_key_prefix)
     budget = Budget.parse("moves", settings.rate_limit_moves)
     apis = service.extensions["chemgames.games"]
@@ -116,6 +122,26 @@ def create_app(settings: Any = None) -> Flask:
             return json_response({"code": "invalid_request"}, 500)
         except Problem as problem:  # nor this
             return json_response({"code": problem.code}, 500)
+
+    @app.post("/trips/v1/<slug>/sessions/<session_id>/moves")
+    def trips(slug: str, session_id: str) -> Any:
+        body = orjson.loads(request.get_data())
+        calls = [counter.call(budget, request.remote_addr or "-")]
+        session, _, _ = store.load_after(session_id, calls)
+        assert session is not None
+        # a compare-and-set that finds another version: the commit's round trip, at
+        # the least it can cost
+        refused = store.commit(
+            session_id,
+            expected=-1,
+            version=0,
+            token="",
+            deadline_ms=None,
+            public={},
+            message=None,
+        )
+        assert refused.status == "stale"
+        return answer(body)
 
     @app.post("/work/v1/<slug>/sessions/<session_id>/moves")
     def hosted_work(slug: str, session_id: str) -> Any:

@@ -13,8 +13,9 @@ load, token open, seat check, rules, token seal, the compare-and-set Lua script 
 its pub/sub publish. The very same request bodies are then sent to the echo, and the
 client parses every answer in both cases; best of `--rounds` rounds, after a warm-up
 with as many sessions in flight. With `--floor`, also the rungs of bench/floor_app.py
-(the same requests to its echo and to its rate limit alone, and as many sessions again
-played through the whole hosted move without the framework), each as a ratio to the
+(the same requests to its echo, to its rate limit alone and to a hosted move's two
+round trips alone, and as many sessions again played through the whole hosted move
+without the framework), each as a ratio to the
 floor's echo. Every server is stopped by PID at the end.
 """
 
@@ -101,7 +102,7 @@ def main() -> None:
         "--floor",
         action="store_true",
         help="also the floor's rungs (bench/floor_app.py): its echo, the rate limit "
-        "alone, and the whole hosted move without the framework",
+        "alone, the two round trips alone, and the whole hosted move without the framework",
     )
     args = parser.parse_args()
     env = bench_env()
@@ -140,7 +141,7 @@ def main() -> None:
             size = sum(len(b) for r in records for _, b, _ in r) / sum(len(r) for r in records)
             if floor is None:
                 continue
-            for rung in ("floor echo", "limit"):
+            for rung in ("floor echo", "limit", "trips"):
                 prefix = "/" + rung.split()[-1]
                 jobs = [
                     replay_job(
@@ -158,7 +159,7 @@ def main() -> None:
         print(f"ratio service/echo (req/s): {best['service']['rps'] / best['echo']['rps']:.2f}")
         if floor is not None:
             print("the floor (bench/floor_app.py), against its own echo (orjson):")
-            for rung in ("floor echo", "limit", "work", "service"):
+            for rung in ("floor echo", "limit", "trips", "work", "service"):
                 print(f"{rung:10} {best[rung]['rps'] / best['floor echo']['rps']:.2f}")
     finally:
         stop(service)

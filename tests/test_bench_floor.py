@@ -99,3 +99,11 @@ def test_the_floors_hosted_work_plays_a_polymer_session(
     assert after["version"] == lent.get_json()["version"] > started["version"]
     stale = floor.post(f"/work/v1/polymer/sessions/{sid}/moves", json=body, headers=seats[0])
     assert stale.get_json() == {"code": "stale_version"}
+    # the round trips alone change nothing
+    echoed = floor.post(f"/trips/v1/polymer/sessions/{sid}/moves", json=body, headers=seats[0])
+    assert echoed.status_code == 200 and echoed.get_json() == body
+    again = client.get(f"/v1/polymer/sessions/{sid}?seat=1", headers=seats[1]).get_json()
+    clock = ("server_now", "server_now_ms")
+    assert {k: v for k, v in again.items() if k not in clock} == {
+        k: v for k, v in after.items() if k not in clock
+    }
