@@ -395,6 +395,8 @@ class GameRules:
     - ``clock``: a real-time game's :class:`Clock` (it is then only played as a hosted
       session: the service's clock is the only one every device shares);
     - ``extras``: the game's own operations besides moves (:class:`Extra`).
+    - ``situation(state, seat)``: what a seat's decision rests on (see
+      :meth:`situation_of`); the seat's whole view unless given.
     - ``dealt(state)``: where every card lies, as piles (``{"zone", "seat", "cards"}``,
       bottom first): a record shows it for the state as dealt. Derived from the layout
       unless given.
@@ -429,6 +431,7 @@ class GameRules:
     clock: Clock | None = None
     extras: tuple[Extra, ...] = ()
     dealt: Callable[[State], list[JSON]] = _derived
+    situation: Callable[[State, int], JSON] | None = None
 
     def __post_init__(self) -> None:
         derive = {
@@ -448,6 +451,26 @@ class GameRules:
     def can(self, state: State, seat: int, move: Move) -> bool:
         """Whether ``verify`` accepts the parsed ``move`` for ``seat`` now."""
         return can(self.verify, state, seat, move)
+
+    def situation_of(self, state: State, seat: int) -> JSON:
+        """What ``seat``'s decision rests on in ``state``: a move decided on one state is
+        still a decision about a later one when the seat's situation is the same in both
+        (the service then judges it by the rules on the later state; otherwise it is
+        stale). By default the seat's whole view: anything it can see that changes
+        voids its decision, as at a table where a player must look again. A game
+        narrows it where other seats act at once: in a simultaneous draft another
+        seat's selection changes nothing a seat chose from; in a real-time trading
+        game other seats' trades never void a seat's move, which the rules then judge.
+
+        >>> from rules.registry import GAMES
+        >>> game = GAMES["metal-vs-nonmetal"]
+        >>> state = game.setup(2, {}, 1)
+        >>> game.situation_of(state, 0) == game.view(state, 0)
+        True
+        """
+        if self.situation is not None:
+            return self.situation(state, seat)
+        return self.view(state, seat)
 
     def layout_of(self, state: State) -> Layout | None:
         """The zone layout of ``state`` (None for a game without zones)."""

@@ -19,6 +19,8 @@ from .problems import PROBLEM_JSON, SERVICE_PROBLEMS, TYPE_BASE
 from .schemas.contract import BOOK, ref
 
 F = Callable[..., Any]
+MAX_SAFE_INTEGER = 2**53 - 1
+"""The largest integer every JSON reader keeps exactly (JavaScript's numbers)."""
 
 SEAT_TOKEN = "seatToken"
 HOST_TOKEN = "hostToken"
@@ -180,6 +182,42 @@ def problem_schema(operation_id: str, codes: Iterable[str]) -> dict[str, str]:
     )
 
 
+def conflict_schema(
+    operation_id: str, problem: dict[str, str], session: dict[str, str]
+) -> dict[str, str]:
+    """The operation's ``409``: its problem, and for ``stale_version`` the session as
+    the mover sees it now (``session``), named ``<Operation>Conflict``."""
+    name = _pascal(operation_id)
+    return BOOK.add(
+        f"{name}Conflict",
+        {
+            "description": f"A conflict `{operation_id}` answers: its problem, with the "
+            "game as it is now when the move was decided on a view that has changed "
+            "since (`stale_version`).",
+            "allOf": [
+                problem,
+                {
+                    "type": "object",
+                    "properties": {
+                        "current_version": {
+                            "type": "integer",
+                            "minimum": 0,
+                            "maximum": MAX_SAFE_INTEGER,
+                            "description": "stale_version: the version the game is at.",
+                        },
+                        "session": {
+                            **session,
+                            "description": "stale_version: the game as the mover (or, for "
+                            "the host's own command, an observer) sees it now; decide "
+                            "again on it and send the move with its `version`.",
+                        },
+                    },
+                },
+            ],
+        },
+    )
+
+
 def docs_only(decorator: Callable[[F], F]) -> Callable[[F], F]:
     """A flask-smorest decorator that only documents: its ``_apidoc`` without its
     wrapper.
@@ -203,8 +241,11 @@ def operation(
     table: Mapping[int, Iterable[str]] | None = None,
     *,
     security: list[dict[str, list[str]]] | None = None,
+    session: dict[str, str] | None = None,
 ) -> Callable[[F], F]:
-    """Document an operation: its id, its credentials and its problem responses."""
+    """Document an operation: its id, its credentials and its problem responses (with
+    ``session``, the schema of the game as a seat sees it: a hosted write's ``409``
+    carries it)."""
     listed = {status: list(codes) for status, codes in (table or {}).items()}
     table = {status: codes for status, codes in listed.items() if codes}
     decorators: list[Callable[[F], F]] = []
@@ -215,11 +256,14 @@ def operation(
     if table:
         schema = problem_schema(operation_id, [c for codes in table.values() for c in codes])
         for status, codes in sorted(table.items()):
+            answered = schema
+            if status == 409 and session is not None and "stale_version" in codes:
+                answered = conflict_schema(operation_id, schema, session)
             decorators.append(
                 docs_only(
                     blp.alt_response(
                         status,
-                        schema=schema,
+                        schema=answered,
                         content_type=PROBLEM_JSON,
                         description="Problem details; `code` is one of: "
                         + ", ".join(f"`{c}`" for c in codes),

@@ -693,7 +693,10 @@ def _route(blp: Blueprint, mode: Mode, op: Operation) -> None:
 
     handle.__doc__ = f"{op.summary}\n\n{op.description}"
     decorated: Callable[..., Any] = handle
-    decorated = operation(blp, mode.operation_id(op.name), table, security=security)(decorated)
+    session = c.ref(mode.schema_name("")) if hosted and op.writes else None
+    decorated = operation(
+        blp, mode.operation_id(op.name), table, security=security, session=session
+    )(decorated)
     if hosted and op.writes and op.seat != "host":
         decorated = docs_only(blp.doc(parameters=[IDEMPOTENCY]))(decorated)
     # handle returns its own Response: flask-smorest's wrapper would only pass it on

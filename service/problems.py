@@ -116,7 +116,11 @@ SERVICE_PROBLEMS: Mapping[str, ProblemKind] = {
         "rotated); it cannot be continued. Start a new session.",
     ),
     "stale_version": ProblemKind(
-        409, "Stale state version", "Another move was applied first; resync and retry."
+        409,
+        "Stale state version",
+        "What the move was decided on has changed for the mover since the version it "
+        "names (the turn passed, its hand changed); decide again on `session`, the game as "
+        "the mover sees it now, and send the move with its `version`.",
     ),
     "session_not_found": ProblemKind(
         404, "Session not found", "No live session of this game has this id (it may have expired)."

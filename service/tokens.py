@@ -42,7 +42,11 @@ class Envelope:
     its version (moves applied so far), the seats the service plays (``bots``) and
     the game's ``log`` (its setup and steps: what its record is made of; a hosted
     game's steps are kept beside its token in Redis, so a stored token's log has only
-    the setup). ``log`` is None for a game dealt before records were kept."""
+    the setup). ``log`` is None for a game dealt before records were kept.
+
+    ``marks`` (hosted games only): per seat, the version at which what its decisions
+    rest on last changed, and a digest of it (``service/sessions/situations.py``); None
+    where it is not kept (stateless games, and sessions dealt before it was)."""
 
     slug: str
     rules_version: int
@@ -51,6 +55,7 @@ class Envelope:
     state: dict[str, Any]
     bots: Mapping[int, str] = field(default_factory=dict)
     log: Log | None = None
+    marks: Marks | None = None
 
     def step(self, *steps: Step) -> Envelope:
         """This envelope with ``steps`` added to its log."""
@@ -61,6 +66,26 @@ class Envelope:
         if self.log is None or not self.log.kept:
             return self
         return replace(self, log=replace(self.log, kept=()))
+
+
+@dataclass(frozen=True)
+class Marks:
+    """Per seat, the version at which its situation last changed (``seen``) and that
+    situation's digest (empty for a seat the service plays: nobody moves it from an
+    older version)."""
+
+    seen: tuple[int, ...]
+    digests: tuple[str, ...]
+
+    def to_json(self) -> list[list[Any]]:
+        return [list(self.seen), list(self.digests)]
+
+    @classmethod
+    def from_json(cls, data: Any) -> Marks | None:
+        if not isinstance(data, list) or len(data) != 2:
+            return None
+        seen, digests = data
+        return cls(tuple(int(v) for v in seen), tuple(str(d) for d in digests))
 
 
 _STANDARD = bytes.maketrans(b"-_", b"+/")
@@ -110,6 +135,7 @@ class Sealer:
                 "s": env.state,
                 "b": sorted([seat, bot] for seat, bot in env.bots.items()),
                 "l": env.log.compact() if env.log is not None else None,
+                **({"m": env.marks.to_json()} if env.marks is not None else {}),
             }
         )
         return self._fernet.encrypt(zlib.compress(payload, 1)).decode("ascii")
@@ -149,7 +175,8 @@ class Sealer:
             )
         bots = {int(seat): str(bot) for seat, bot in data.get("b", [])}
         log = Log.expand(data["l"]) if data.get("l") is not None else None
-        return Envelope(slug, rules_version, data["id"], data["v"], data["s"], bots, log)
+        marks = Marks.from_json(data.get("m"))
+        return Envelope(slug, rules_version, data["id"], data["v"], data["s"], bots, log, marks)
 
     def seal_bytes(self, data: bytes) -> bytes:
         """Anything the service keeps secret at rest (a callback's signing secret)."""

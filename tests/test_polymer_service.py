@@ -248,23 +248,15 @@ def test_scores_are_secret_before_the_end(tbl: Table) -> None:
 
 
 # ------------------------------------------------------------------ concurrency -------
-def test_fifty_concurrent_conflicting_moves_exactly_one_applies(app: Flask, tbl: Table) -> None:
-    tbl.start()
-    view = tbl.get()
-    version = view["version"]
-    hands = {seat: tbl.hand(seat) for seat in range(5)}
+def _race(
+    app: Flask, tbl: Table, moves: list[tuple[int, dict[str, Any]]], version: int
+) -> list[tuple[int, dict[str, Any]]]:
+    """Send every (seat, move) at once on ``version``; their answers."""
     results: list[tuple[int, dict[str, Any]]] = []
     lock = threading.Lock()
-    barrier = threading.Barrier(50)
+    barrier = threading.Barrier(len(moves))
 
-    def attempt(i: int) -> None:
-        seat = i % 5
-        card = hands[seat][i // 5]["id"]
-        move = (
-            {"type": "lend", "to": (seat + 1) % 5, "cards": [card]}
-            if i % 2
-            else {"type": "offer", "to": (seat - 1) % 5, "give": [card], "ask": ["any"]}
-        )
+    def attempt(seat: int, move: dict[str, Any]) -> None:
         with app.test_client() as c:
             barrier.wait()
             resp = c.post(
@@ -275,18 +267,60 @@ def test_fifty_concurrent_conflicting_moves_exactly_one_applies(app: Flask, tbl:
         with lock:
             results.append((resp.status_code, resp.get_json()))
 
-    threads = [threading.Thread(target=attempt, args=(i,)) for i in range(50)]
+    threads = [threading.Thread(target=attempt, args=sm) for sm in moves]
     for th in threads:
         th.start()
     for th in threads:
         th.join()
+    return results
+
+
+def test_fifty_concurrent_moves_of_one_seat_on_one_version_exactly_one_applies(
+    app: Flask, tbl: Table
+) -> None:
+    tbl.start()
+    version = tbl.get()["version"]
+    hand = tbl.hand(0)
+    moves = [
+        (0, {"type": "lend", "to": 1, "cards": [hand[i % len(hand)]["id"]]})
+        if i % 2
+        else (0, {"type": "offer", "to": 4, "give": [hand[i % len(hand)]["id"]], "ask": ["any"]})
+        for i in range(50)
+    ]
+    results = _race(app, tbl, moves, version)
     statuses = sorted(code for code, _ in results)
-    assert statuses.count(200) == 1 and statuses.count(409) == 49
+    assert statuses.count(200) == 1 and statuses.count(409) == 49, statuses
     assert all(b["code"] == "stale_version" and b["current_version"] == version + 1
                for code, b in results if code == 409)  # fmt: skip
-    state = tbl.state()
-    GAME.check(state)  # every card exactly once
+    GAME.check(tbl.state())  # every card exactly once
     assert tbl.get()["version"] == version + 1
+
+
+def test_fifty_concurrent_moves_of_five_seats_apply_one_each_and_no_card_twice(
+    app: Flask, tbl: Table
+) -> None:
+    """Other seats' moves never make a seat's move stale; a seat's own does. Of ten
+    moves a seat sends at once on one version, exactly one applies."""
+    tbl.start()
+    version = tbl.get()["version"]
+    hands = {seat: tbl.hand(seat) for seat in range(5)}
+    moves = []
+    for i in range(50):
+        seat = i % 5
+        card = hands[seat][i // 5]["id"]
+        moves.append(
+            (seat, {"type": "lend", "to": (seat + 1) % 5, "cards": [card]})
+            if i % 2
+            else (seat, {"type": "offer", "to": (seat - 1) % 5, "give": [card], "ask": ["any"]})
+        )
+    results = _race(app, tbl, moves, version)
+    applied = [b for code, b in results if code == 200]
+    assert sorted(b["seat"] for b in applied) == [0, 1, 2, 3, 4], results
+    refused = [b for code, b in results if code != 200]
+    assert len(refused) == 45 and all(b["code"] == "stale_version" for b in refused)
+    assert all(b["session"]["seat"] == b["session"]["view"]["you"]["seat"] for b in refused)
+    GAME.check(tbl.state())  # every card exactly once
+    assert tbl.get()["version"] == version + 5
 
 
 def test_idempotent_retry_returns_the_original_result(tbl: Table) -> None:
@@ -307,13 +341,40 @@ def test_idempotent_retry_returns_the_original_result(tbl: Table) -> None:
     assert reused.status_code == 422 and reused.get_json()["code"] == "idempotency_key_reused"
 
 
-def test_a_stale_version_is_409_with_the_current_version(tbl: Table) -> None:
+def test_a_move_between_other_seats_never_makes_a_move_stale(tbl: Table) -> None:
     tbl.start()
     old = tbl.version
+    mine = tbl.hand(2)[0]["id"]
     tbl.move(0, {"type": "lend", "to": 1, "cards": [tbl.hand(0)[0]["id"]]})
+    tbl.move(3, {"type": "offer", "to": 4, "give": [tbl.hand(3)[0]["id"]], "ask": ["any"]})
     tbl.version = old
-    problem = tbl.move(2, {"type": "lend", "to": 3, "cards": [0]}, expect=409)
-    assert problem["code"] == "stale_version" and problem["current_version"] == old + 1
+    body = tbl.move(2, {"type": "lend", "to": 3, "cards": [mine]})
+    assert body["version"] == old + 3
+    assert mine not in [c["id"] for c in body["view"]["you"]["hand"]]
+
+
+def test_a_move_naming_what_is_gone_gets_the_rules_code_not_stale(tbl: Table) -> None:
+    tbl.start()
+    give = tbl.hand(0)[0]["id"]
+    offered = tbl.move(0, {"type": "offer", "to": 1, "give": [give], "ask": ["any"]})
+    offer = offered["view"]["offers"][-1]["id"]
+    seen = tbl.version  # seat 1 sees the offer at this version
+    tbl.move(0, {"type": "withdraw", "offer": offer})
+    tbl.version = seen
+    gone = tbl.move(1, {"type": "accept", "offer": offer, "give": [tbl.hand(1)[0]["id"]]},
+                    expect=422)  # fmt: skip
+    assert gone["code"] == "no_such_offer"
+    # a card that left seat 2's hand when seat 3 accepted seat 2's offer, since the
+    # version seat 2 names: the rules refuse it as not in its hand
+    card = tbl.hand(2)[0]["id"]
+    made = tbl.move(2, {"type": "offer", "to": 3, "give": [card], "ask": ["any"]})
+    decided = tbl.version
+    offer = made["view"]["offers"][-1]["id"]
+    tbl.move(3, {"type": "accept", "offer": offer, "give": [tbl.hand(3)[0]["id"]]})
+    tbl.version = decided
+    problem = tbl.move(2, {"type": "lend", "to": 1, "cards": [card]}, expect=422)
+    assert problem["code"] == "not_in_hand"
+    assert tbl.get()["version"] == decided + 1  # nothing applied but the accept
 
 
 # ------------------------------------------------------------------ two instances -----

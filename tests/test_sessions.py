@@ -324,16 +324,44 @@ def test_a_move_names_its_version_and_advances_it(client: FlaskClient) -> None:
     assert t.stored_version() == 1 and t.state()["pending"][0] == move["card"]
 
 
-def test_a_move_on_an_old_version_is_stale_and_changes_nothing(client: FlaskClient) -> None:
+def test_a_selection_on_the_version_read_is_accepted_after_another_seats(
+    client: FlaskClient,
+) -> None:
+    """Simultaneous selection: another seat's selection changes nothing a seat chose
+    from, so its move on the version it read is judged on the current state."""
     t = Hosted(client, ED, players=3, seed=2)
     t.move(0, draft(t.get(0)), version=0)
     late = draft(t.get(1))
-    problem = t.move(1, late, version=0, expect=409)
-    assert problem["code"] == "stale_version" and problem["current_version"] == 1
-    assert t.state()["pending"][1] is None and t.stored_version() == 1
-    future = t.move(1, late, version=7, expect=409)
-    assert future["code"] == "stale_version" and future["current_version"] == 1
-    assert t.move(1, late, version=1)["version"] == 2
+    body = t.move(1, late, version=0)
+    assert body["version"] == 2 and t.state()["pending"][1] == late["card"]
+    assert body["view"]["you"]["selection"]["z"] == late["card"]
+
+
+def test_a_move_on_a_version_whose_view_has_changed_is_stale_and_changes_nothing(
+    client: FlaskClient,
+) -> None:
+    t = Hosted(client, ED, players=3, seed=2)
+    mine = t.get(1)
+    t.move(1, draft(mine, 0), version=0)  # seat 1's own selection changes what it sees
+    t.move(0, draft(t.get(0)), version=1)
+    again = draft(mine, 1)
+    problem = t.move(1, again, version=0, expect=409)
+    assert problem["code"] == "stale_version" and problem["current_version"] == 2
+    # the answer carries the game as seat 1 sees it now: decide again without a GET
+    assert problem["session"] == {**t.get(1), "seat": 1}
+    assert (
+        problem["session"]["view"]["you"]["selection"]["z"] == mine["view"]["you"]["hand"][0]["z"]
+    )
+    assert t.state()["pending"][1] == mine["view"]["you"]["hand"][0]["z"]
+    assert t.stored_version() == 2
+    future = t.move(2, draft(t.get(2)), version=7, expect=409)
+    assert future["code"] == "stale_version" and future["current_version"] == 2
+    assert future["session"]["seat"] == 2 and t.stored_version() == 2
+    # once every seat has selected, the cards are revealed and the hands pass: every
+    # seat's situation has changed, so a selection decided before is stale
+    t.move(2, draft(t.get(2)), version=2)
+    stale = t.move(0, {"type": "draft", "card": 1}, version=2, expect=409)
+    assert stale["code"] == "stale_version" and stale["current_version"] == 3
 
 
 def test_a_session_of_another_game_is_not_found(client: FlaskClient) -> None:

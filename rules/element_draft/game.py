@@ -24,6 +24,7 @@ from rules.actions import Action, Actions
 from rules.chemistry.elements import MAX_Z, element
 from rules.chemistry.words import validate_word_list
 from rules.core import (
+    JSON,
     Code,
     Dynamics,
     Event,
@@ -469,6 +470,25 @@ def redeal_hidden(state: State, seat: int | None, seed: int) -> State:
     return {**state, "hands": hands, "pending": pending, "rng": rng}
 
 
+def situation(state: State, seat: int) -> JSON:
+    """What a seat's selection rests on: its hand and its own selection in this round.
+
+    Every seat selects at once ("each player privately selects a card ... once all
+    players have made their selection"), so another seat's selection changes nothing a
+    seat chooses from; the reveal and the pass do (the round moves on, the hand changes).
+
+    >>> state = setup(2, {"deal": [[1, 8], [11, 17]]}, 0)
+    >>> after, _ = GAME.apply(state, 1, {"type": "draft", "card": 11})
+    >>> situation(after, 0) == situation(state, 0), situation(after, 1) == situation(state, 1)
+    (True, False)
+    """
+    return {
+        "turn": state["turn"],
+        "hand": state["hands"][seat],
+        "selection": state["pending"][seat],
+    }
+
+
 def deck() -> list[dict[str, Any]]:
     """Every card of the full 103-card deck with the facts scoring uses."""
     return [deck_card(z) for z in range(1, MAX_Z + 1)]
@@ -489,4 +509,5 @@ GAME = GameRules(
     dealt=hands_dealt,
     deck=deck,
     resources={"words": word_list},
+    situation=situation,
 )

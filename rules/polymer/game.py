@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.core import (
+    JSON,
     At,
     Code,
     Dynamics,
@@ -495,6 +496,21 @@ EXTRAS = (
 )
 
 
+def situation(state: State, seat: int) -> JSON:
+    """What a seat's move rests on in real time: only the phase.
+
+    Every seat trades at once against a running clock, as at a real table: an offer, a
+    loan or a card another seat's move took away is refused by the rules' own check of
+    the move (``no_such_offer``, ``not_in_hand``...), never because somebody else moved
+    first. Only the timer's start and its end change what any move means.
+
+    >>> state = setup(5, {}, 3)
+    >>> situation(state, 0)
+    {'phase': 'waiting'}
+    """
+    return {"phase": state["phase"]}
+
+
 GAME = GameRules(
     info=INFO,
     wire=wire.WIRE,
@@ -514,4 +530,5 @@ GAME = GameRules(
     redeal_hidden=redeal_hidden,
     dealt=hands_dealt,
     deck=deck,
+    situation=situation,
 )

@@ -33,10 +33,13 @@ from ..play import (
 )
 from ..problems import Problem
 from ..tokens import Envelope
-from . import schedule
+from . import schedule, situations
 from .store import Commit, Session, SessionStore
 
 RETRY_AFTER_SECONDS = 2
+COMMIT_ATTEMPTS = 16
+"""Times a move is tried again on a newer version when other seats' moves committed
+first and left the mover's situation as it was (a class drafting at once)."""
 ENDED_TTL_SECONDS = 3600  # a finished game stays readable (scores) for an hour
 
 
@@ -153,6 +156,7 @@ def create(
     # the bot seats' first moves, at the server's time (a step of the record)
     env, more = play_bots(api, env, st.now_ms() if env.bots and api.clock is None else None)
     events += more
+    env = situations.marked(api.game, None, env, None)
     token = sealer().seal(env.without_steps())
     public = api.clock.stored(env.state) if api.clock else {}
     finished = api.game.outcome(env.state).finished
@@ -211,10 +215,12 @@ def commit(
     *,
     system: bool = False,
     idem: tuple[int, str, str, dict[str, Any]] | None = None,
-    token: str | None = None,
+    mover: int | None = None,
 ) -> Commit:
-    """Compare-and-set ``env`` as the version after ``loaded``'s."""
+    """Compare-and-set ``env`` as the version after ``loaded``'s (``mover``: the seat
+    whose move it is, None for the service's own transitions)."""
     api = loaded.api
+    env = situations.marked(api.game, loaded.env, env, mover)
     finished = api.game.outcome(env.state).finished
     schedule.committing(api, loaded.env, env, loaded.now_ms)
     told = loaded.session.callback
@@ -226,7 +232,7 @@ def commit(
         loaded.id,
         expected=loaded.session.version,
         version=env.version,
-        token=token or sealer().seal(env.without_steps()),
+        token=sealer().seal(env.without_steps()),
         steps=_steps(env),
         outbox=outbox,
         outbox_ttl=_callback_window() if outbox else 0,
@@ -287,12 +293,24 @@ def timer_expired(loaded: Loaded) -> Problem:
     )
 
 
-def stale(loaded: Loaded, sent: int, current: int) -> Problem:
+def stale(loaded: Loaded, seat: int | None, sent: int) -> Problem:
+    """``409 stale_version`` for a move ``seat`` decided on version ``sent``: with the
+    session as that seat sees it now (``session``), so its device decides again without
+    another request."""
+    current = loaded.session.version
+    if sent == current:
+        happened = "another move came first"
+    elif sent > current:
+        happened = "that version does not exist yet"
+    else:
+        happened = "what you see has changed since then"
     return Problem(
         "stale_version",
-        f"You sent version {sent} but the game is at version {current}: another move came "
-        f"first. Resync with GET /v1/{loaded.api.slug}/sessions/{loaded.id} and decide again.",
+        f"You sent version {sent} but the game is at version {current}: {happened}. Look "
+        "at the game again (this answer's `session`) and decide again on version "
+        f"{current}.",
         current_version=current,
+        session={**session_block(loaded, loaded.env, seat), "seat": seat},
     )
 
 
@@ -336,7 +354,12 @@ def play(
 ) -> tuple[dict[str, Any], bool]:
     """Apply one move (``compute`` makes it on the loaded session: the new envelope, the
     move as shown and its events); returns (body, replayed?). ``request`` is what an
-    Idempotency-Key's replay must match."""
+    Idempotency-Key's replay must match.
+
+    A move sent on an older ``version`` is judged on the current state when the seat's
+    situation has not changed since (``situations``); else it is stale. When another
+    seat's move commits first, the move is judged again on the newer version, on the
+    same condition."""
     st = store()
     loaded = load(api, session_id)
     authorize(loaded.env, seat, credential)  # always first: nothing is looked up before
@@ -353,54 +376,56 @@ def play(
     # up only then (or past the deadline); a key already answered at this version is
     # found by the commit, which refuses it ("keyed"): either way the stored answer, or
     # 422 for a key reused with another move, and the move is never applied twice.
-    current = version == loaded.session.version
-    if not current:
+    if version != loaded.session.version:
         replay = stored()
         if replay is not None:
             return replay, True
     if expire_if_due(loaded):
-        replay = stored() if current else None
+        replay = stored() if version == loaded.session.version else None
         if replay is not None:
             return replay, True
         raise timer_expired(load(api, session_id))
-    if not current:
-        replay = stored()  # a concurrent twin of this request may have been applied
+    for _ in range(COMMIT_ATTEMPTS):
+        current = version == loaded.session.version
+        if not current and not situations.unchanged_since(loaded.env, seat, version):
+            replay = stored()  # a concurrent twin of this request may have been applied
+            if replay is not None:
+                return replay, True
+            raise stale(loaded, seat, version)
+        try:
+            env, move, events = compute(loaded)
+        except (RuleViolation, Problem):
+            replay = stored()  # an answered key comes first: its answer, or 422 reused
+            if replay is not None:
+                return replay, True
+            raise
+        env, more = play_bots(api, env, loaded.now_ms)
+        events = events + more
+        body = {
+            **session_block(loaded, env, seat),
+            "seat": seat,
+            "move": move,
+            "events": events_for(events, seat),
+        }
+        idem = (
+            (seat, who, idempotency_key, {"fingerprint": print_, "body": body})
+            if idempotency_key
+            else None
+        )
+        result = commit(loaded, env, events, idem=idem, mover=seat)
+        if result.status == "applied":
+            return body, False
+        if result.status == "missing":
+            raise Problem("session_not_found", f"Session {session_id!r} has expired.")
+        replay = stored()
         if replay is not None:
             return replay, True
-        raise stale(loaded, version, loaded.session.version)
-    try:
-        env, move, events = compute(loaded)
-    except (RuleViolation, Problem):
-        replay = stored()  # an answered key comes first: its answer, or 422 reused
-        if replay is not None:
-            return replay, True
-        raise
-    env, more = play_bots(api, env, loaded.now_ms)
-    events = events + more
-    token = sealer().seal(env.without_steps())
-    body = {
-        **session_block(loaded, env, seat),
-        "seat": seat,
-        "move": move,
-        "events": events_for(events, seat),
-    }
-    idem = (
-        (seat, who, idempotency_key, {"fingerprint": print_, "body": body})
-        if idempotency_key
-        else None
-    )
-    result = commit(loaded, env, events, idem=idem, token=token)
-    if result.status == "applied":
-        return body, False
-    if result.status == "missing":
-        raise Problem("session_not_found", f"Session {session_id!r} has expired.")
-    replay = stored()
-    if replay is not None:
-        return replay, True
-    if result.status == "expired":
-        expire_if_due(load(api, session_id))
-        raise timer_expired(load(api, session_id))
-    raise stale(loaded, version, result.version)
+        if result.status == "expired":
+            expire_if_due(load(api, session_id))
+            raise timer_expired(load(api, session_id))
+        # another move committed first: look again, from the newer version
+        loaded = load(api, session_id)
+    raise stale(loaded, seat, version)
 
 
 def host_change(
@@ -419,7 +444,7 @@ def host_change(
     if result.status == "missing":
         raise Problem("session_not_found", f"Session {session_id!r} has expired.")
     if result.status != "applied":
-        raise stale(loaded, loaded.session.version, result.version)
+        raise stale(load(api, session_id), None, loaded.session.version)
     return {
         **session_block(loaded, env, None),
         "seat": None,

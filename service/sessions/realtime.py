@@ -59,7 +59,7 @@ def bot_turn(payload: str) -> int | None:
             # nothing to do now (no card, a repayment awaited, already ready): look again
             # after a think time; before the clock starts, its start will call
             return schedule.next_move(api, env, seat, now) if running else None
-        result = flow.commit(loaded, after, events)
+        result = flow.commit(loaded, after, events, mover=seat)
         if result.status == "applied":
             if clock.deadline(after.state) is None:
                 return None  # ready, before the start: the start schedules the next move
