@@ -163,6 +163,11 @@ class F:
 NO_FACTS = F()
 
 # Members that mean the same in every game, described once.
+SAFE_INTEGER = 2**53 - 1
+"""The largest whole number every JSON reader keeps exactly (JavaScript's numbers are
+doubles): a declared integer without bounds of its own lies within +/- this, both in
+the contract and when a value is checked."""
+
 Seat = Annotated[int, F("A seat number: 0-based, clockwise.", minimum=0, maximum=63)]
 Count = Annotated[int, F("How many.", minimum=0)]
 CardId = Annotated[int, F("A card's id (identical copies of a face have different ids).")]
@@ -568,6 +573,8 @@ def _scalar(kind: str, facts: F) -> Checker:
             if not isinstance(v, int) or isinstance(v, bool):
                 _fail(f"Not a valid integer: {quote(v)}.")
             in_range(v)
+            if not -SAFE_INTEGER <= v <= SAFE_INTEGER:
+                _fail(f"Whole numbers here are at most {SAFE_INTEGER} in size. Got {v!r}.")
             return v
 
         return integer

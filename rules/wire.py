@@ -89,7 +89,9 @@ class DealtPile(TypedDict):
 
 _ACTOR = F(
     "The seat whose move produced this event (a bot seat's too); null for the service's "
-    "own events (setup, time-up)."
+    "own events (setup, time-up).",
+    minimum=0,
+    maximum=63,
 )
 
 

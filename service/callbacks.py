@@ -137,10 +137,17 @@ ATTEMPT = {
         "at": {"type": "string", "format": "date-time", "description": "When it was made."},
         "status": {
             "type": ["integer", "null"],
+            "minimum": 100,
+            "maximum": 599,
             "description": "Your server's HTTP status (null: no answer).",
         },
         "error": {"type": ["string", "null"], "description": "What went wrong (null: delivered)."},
-        "ms": {"type": "integer", "minimum": 0, "description": "How long it took."},
+        "ms": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 2**31 - 1,
+            "description": "How long it took.",
+        },
     },
     "required": ["at", "error", "ms", "status"],
     "additionalProperties": False,

@@ -61,7 +61,7 @@ HEADERS: Mapping[str, dict[str, Any]] = {
     },
     "Retry-After": {
         "description": "Seconds to wait before retrying.",
-        "schema": {"type": "integer", "minimum": 0},
+        "schema": {"type": "integer", "minimum": 0, "maximum": MAX_SAFE_INTEGER},
     },
     "WWW-Authenticate": {
         "description": "The authentication scheme to use: Bearer.",
@@ -91,11 +91,11 @@ HEADERS: Mapping[str, dict[str, Any]] = {
     },
     "X-RateLimit-Remaining": {
         "description": "How many requests of this kind are left in the window.",
-        "schema": {"type": "integer", "minimum": 0},
+        "schema": {"type": "integer", "minimum": 0, "maximum": MAX_SAFE_INTEGER},
     },
     "X-RateLimit-Reset": {
         "description": "When the budget is whole again, in seconds since the epoch.",
-        "schema": {"type": "integer", "minimum": 0},
+        "schema": {"type": "integer", "minimum": 0, "maximum": MAX_SAFE_INTEGER},
     },
 }
 

@@ -24,7 +24,7 @@ from marshmallow import fields
 from rules import records
 from rules.core import At, Event, Extra, Move, events_for, with_actor
 from rules.records import Log, Step
-from rules.shapes import Obj, shape
+from rules.shapes import SAFE_INTEGER, Obj, shape
 
 from . import callbacks, examples, replays
 from .auth import bearer
@@ -100,13 +100,22 @@ class Table:
     def log(self) -> Log:
         """The game's whole log: the token's (stateless), or the stored token's setup and
         the steps kept beside it (hosted); ``409 record_unavailable`` for a game dealt
-        before records were kept."""
+        before records were kept, or from a seed too large for JavaScript to read (dealt
+        before seeds were kept within 2**53 - 1: its record could not be replayed once a
+        browser had read it)."""
         log = self.env.log
         if log is None:
             raise Problem(
                 "record_unavailable",
                 "This game was dealt before the service kept records, so it has none; games "
                 "dealt from now on have one.",
+            )
+        if log.seed > SAFE_INTEGER:
+            raise Problem(
+                "record_unavailable",
+                "This game was dealt before the service kept its seeds small enough for "
+                "every client to read exactly, so its record is not given; games dealt from "
+                "now on have one.",
             )
         if self.loaded is None:
             return log
@@ -536,6 +545,8 @@ class Hosted(Mode):
         if op is VIEW or op.seat == "host":
             out["seat"] = {
                 "type": ["integer", "null"],
+                "minimum": 0,
+                "maximum": c.MAX_SEATS - 1,
                 "description": "Whose view this is (null: an observer's).",
             }
         return out

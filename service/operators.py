@@ -148,13 +148,23 @@ SESSION = {
     "properties": {
         "session_id": {"type": "string", "description": "The session."},
         "game": {"type": "string", "description": "The game's slug."},
-        "players": {"type": "integer", "minimum": 1, "description": "Number of seats."},
+        "players": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 64,
+            "description": "Number of seats.",
+        },
         "phase": {
             "type": "string",
             "enum": ["playing", "finished"],
             "description": "Whether the game is still being played.",
         },
-        "version": {"type": "integer", "minimum": 0, "description": "Moves applied so far."},
+        "version": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 2**53 - 1,
+            "description": "Moves applied so far.",
+        },
         "created": {"type": "string", "format": "date-time", "description": "When created."},
         "finished": {
             "type": ["string", "null"],

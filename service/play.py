@@ -63,7 +63,7 @@ def new_game(
     bots: Mapping[str, str] | None = None,
 ) -> Envelope:
     game = api.game
-    seed = secrets.randbits(63) if seed is None else seed
+    seed = secrets.randbits(53) if seed is None else seed  # within JavaScript's integers
     state = game.setup(players, options, seed)
     chosen = check_bots(api, int(state["players"]), bots)
     info = game.info

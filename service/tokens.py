@@ -191,7 +191,7 @@ class Sealer:
         in this deployment (lessons repeat), unguessable elsewhere (the deployment's
         first key, in a domain of its own: neither a stateless seed nor a token)."""
         mac = hmac.new(self._deal_key, seed.to_bytes(8, "big"), hashlib.sha256)
-        return int.from_bytes(mac.digest()[:8], "big") >> 1
+        return int.from_bytes(mac.digest()[:8], "big") >> 11  # 53 bits: safe in JavaScript
 
     def _mac(self, key: bytes, game_id: str, who: str) -> str:
         digest = hmac.new(key, f"{game_id}:{who}".encode(), hashlib.sha256).digest()[:18]

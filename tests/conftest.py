@@ -283,28 +283,44 @@ WALKED: dict[str, set[str]] = {}
 """A distributed run's controller: the codes every worker walked (code -> where)."""
 
 
+JAVASCRIPT: list[str] = []
+"""A distributed run's controller: what every worker's JavaScript round trip found."""
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_testnodedown(node: Any, error: Any) -> None:
-    """xdist: a worker finished; keep the codes it walked."""
-    for code, places in getattr(node, "workeroutput", {}).get("walked", {}).items():
+    """xdist: a worker finished; keep the codes it walked and its round trip's findings."""
+    output = getattr(node, "workeroutput", {})
+    for code, places in output.get("walked", {}).items():
         WALKED.setdefault(code, set()).update(places)
+    JAVASCRIPT.extend(output.get("javascript", []))
+
+
+def _fail_session(session: pytest.Session, gate: str, found: list[str]) -> None:
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    for line in found:
+        if reporter is not None:
+            reporter.write_line(f"{gate}: {line}", red=True)
+    session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """A worker hands the codes it walked to the controller; the controller of a whole
-    distributed run checks them all (the catalogue gate, tests/test_walked.py)."""
+    distributed run checks them all (the catalogue gate, tests/test_walked.py). Every
+    process sends the answers and records it got through JavaScript's JSON
+    (``contract.javascript_problems``); any it finds fail the run."""
     config = session.config
     workeroutput = getattr(config, "workeroutput", None)
+    rounded = contract.javascript_problems(contract.RECORDER) if exitstatus in (0, 1) else []
     if workeroutput is not None:
         workeroutput["walked"] = {code: sorted(p) for code, p in contract.walked().items()}
+        workeroutput["javascript"] = rounded
         return
+    if rounded or JAVASCRIPT:
+        _fail_session(session, "JavaScript round trip", rounded + JAVASCRIPT)
     distributed = bool(getattr(config.option, "numprocesses", None))
     if not distributed or not whole_suite(config) or exitstatus not in (0, 1):
         return
     found = contract.gate(WALKED)
     if found:
-        reporter = config.pluginmanager.get_plugin("terminalreporter")
-        for line in found:
-            if reporter is not None:
-                reporter.write_line(f"catalogue gate: {line}", red=True)
-        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        _fail_session(session, "catalogue gate", found)

@@ -13,8 +13,12 @@ codes that ``tests/test_walked.py`` compares with the problem catalogue.
 from __future__ import annotations
 
 import gzip
+import hashlib
 import re
+import shutil
+import subprocess
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -32,6 +36,11 @@ class Recorder:
         self.violations: list[str] = []
         self.codes: dict[str, set[str]] = defaultdict(set)
         """code -> the operations that answered it."""
+        self.answers: dict[bytes, tuple[str, bytes]] = {}
+        """Every distinct JSON answer (digest -> its operation and body), for the
+        JavaScript round trip (:func:`javascript_problems`)."""
+        self.records: list[tuple[str, Any]] = []
+        """Every whole record answered (its game, the record), replayed after the trip."""
 
     def check(self, request: Request, response: Response) -> None:
         rule = request.url_rule
@@ -49,6 +58,7 @@ class Recorder:
             return
         where = op["operationId"]
         body = self._body(response)
+        self._keep(where, path, response, body)
         if response.mimetype == PROBLEM:
             self.codes[body.get("code", "?")].add(where)
         documented = op["responses"].get(str(response.status_code))
@@ -72,6 +82,16 @@ class Recorder:
             self.violations.append(
                 f"{where} {response.status_code}: {e.message[:300]} at {list(e.instance_path)}"
             )
+
+    def _keep(self, where: str, path: str, response: Response, body: Any) -> None:
+        if response.is_streamed:
+            return
+        data = orjson.dumps(body)
+        self.answers.setdefault(hashlib.blake2b(data, digest_size=16).digest(), (where, data))
+        record = body.get("record") if isinstance(body, dict) else None
+        whole = bool(record) and record.get("complete")
+        if where.endswith("Record") and response.status_code == 200 and whole:
+            self.records.append((path.split("/")[2], record))
 
     def _code(self, response: Response, where: str) -> None:
         self.codes[self._body(response).get("code", "?")].add(where)
@@ -113,6 +133,48 @@ def walked() -> dict[str, set[str]]:
     for code in RAISED:
         out[code].add("the rules")
     return out
+
+
+ROUND_TRIP = Path(__file__).with_name("js_round_trip.mjs")
+
+
+def javascript_problems(recorder: Recorder | None) -> list[str]:
+    """Every answer and record the suite got, through a real ``node``'s ``JSON.parse`` and
+    ``JSON.stringify``: each must come back equal (no whole number rounded), and each
+    whole record, as JavaScript read it, must replay through the rules to a valid check."""
+    if recorder is None or not (recorder.answers or recorder.records):
+        return []
+    node = shutil.which("node")
+    if node is None:
+        return ["node is not installed: the JavaScript round trip cannot run"]
+    sent = [data for _, data in recorder.answers.values()]
+    sent += [orjson.dumps(record) for _, record in recorder.records]
+    done = subprocess.run(
+        [node, str(ROUND_TRIP)],
+        input=b"\n".join(sent) + b"\n",
+        capture_output=True,
+        timeout=300,
+        check=False,
+    )
+    if done.returncode != 0:
+        return [f"node failed: {done.stderr.decode()[-500:]}"]
+    back = done.stdout.splitlines()
+    if len(back) != len(sent):
+        return [f"node returned {len(back)} documents for {len(sent)}"]
+    problems = []
+    names = [where for where, _ in recorder.answers.values()]
+    names += [f"{slug} record" for slug, _ in recorder.records]
+    for where, original, after in zip(names, sent, back, strict=True):
+        if orjson.loads(original) != orjson.loads(after):
+            problems.append(f"{where}: JavaScript reads it otherwise: {original[:200]!r}")
+    from rules.records import check
+    from rules.registry import GAMES
+
+    for (slug, _), after in zip(recorder.records, back[len(recorder.answers) :], strict=True):
+        checked = check(GAMES[slug], orjson.loads(after))
+        if not checked["valid"]:
+            problems.append(f"a {slug} record read by JavaScript does not replay: {checked}")
+    return problems
 
 
 def gate(walked_codes: dict[str, set[str]]) -> list[str]:

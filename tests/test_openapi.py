@@ -84,7 +84,7 @@ def test_each_operation_lists_its_problem_codes_as_an_enum(spec: dict[str, Any])
     schemas = spec["components"]["schemas"]
     for path, method, op in operations(spec):
         problem_refs = {
-            r["content"]["application/problem+json"]["schema"]["$ref"]
+            problem_of(schemas, r["content"]["application/problem+json"]["schema"]["$ref"])
             for status, r in op["responses"].items()
             if int(status) >= 400
         }
@@ -104,10 +104,21 @@ def test_each_operation_lists_its_problem_codes_as_an_enum(spec: dict[str, Any])
     assert {"not_in_hand", "already_selected", "seat_token_invalid", "token_invalid"} <= set(move)
 
 
+def problem_of(schemas: dict[str, Any], reference: str) -> str:
+    """The operation's problem an error answer's schema is: itself, or for a hosted
+    move's 409 (``<Operation>Conflict``) the problem it extends with the session."""
+    name = reference.rsplit("/", 1)[1]
+    if name.endswith("Conflict"):
+        base, extension = schemas[name]["allOf"]
+        assert set(extension["properties"]) == {"current_version", "session"}, name
+        return str(base["$ref"])
+    return reference
+
+
 def problem_codes(schemas: dict[str, Any], reference: str) -> list[str]:
     """The codes of an operation's problem: a ``Problem`` (``allOf``) whose ``code`` is
     the operation's own enum."""
-    schema = schemas[reference.rsplit("/", 1)[1]]
+    schema = schemas[problem_of(schemas, reference).rsplit("/", 1)[1]]
     base, narrowed = schema["allOf"]
     assert base == {"$ref": "#/components/schemas/Problem"}, reference
     code = narrowed["properties"]["code"]
@@ -126,7 +137,7 @@ def test_every_problem_extends_the_one_problem(spec: dict[str, Any]) -> None:
             for media_type, media in response.get("content", {}).items():
                 if media_type == "application/problem+json":
                     assert int(status) >= 400, (method, path, status)
-                    answered.add(media["schema"]["$ref"])
+                    answered.add(problem_of(schemas, media["schema"]["$ref"]))
                     problem_codes(schemas, media["schema"]["$ref"])
     problems = {f"#/components/schemas/{n}" for n in schemas if n.endswith("Problem")}
     problems.discard("#/components/schemas/Problem")
@@ -200,6 +211,39 @@ def test_every_keyword_fits_its_type(spec: dict[str, Any]) -> None:
 
     walk(spec["components"], "components")
     walk(spec["paths"], "paths")
+
+
+SAFE = 2**53 - 1
+
+
+def test_every_integer_is_bounded_within_what_javascript_keeps(spec: dict[str, Any]) -> None:
+    """JavaScript's JSON.parse reads a whole number as a double: beyond 2**53 - 1 it
+    rounds it. Every integer of the contract (members, items, maps' values, headers,
+    parameters) states bounds within that, so a client knows its type is safe."""
+    unbounded: list[str] = []
+
+    def walk(node: Any, where: str) -> None:
+        if isinstance(node, list):
+            for i, sub in enumerate(node):
+                walk(sub, f"{where}[{i}]")
+            return
+        if not isinstance(node, dict):
+            return
+        kinds = node.get("type")
+        kinds = {kinds} if isinstance(kinds, str) else set(kinds or ())
+        if "integer" in kinds:
+            if "enum" in node or "const" in node:
+                values = node.get("enum", [node.get("const")])
+                if not all(v is None or abs(v) <= SAFE for v in values):
+                    unbounded.append(where)
+            elif not (-SAFE <= node.get("minimum", -(2**64)) <= node.get("maximum", 2**64) <= SAFE):
+                unbounded.append(where)
+        for key, sub in node.items():
+            if key not in ("example", "examples", "default"):
+                walk(sub, f"{where}.{key}")
+
+    walk(spec, "")
+    assert unbounded == []
 
 
 def test_request_members_state_their_default_in_words(spec: dict[str, Any]) -> None:

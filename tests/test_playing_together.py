@@ -18,10 +18,11 @@ from flask.testing import FlaskClient
 
 from rules.core import Dynamics
 from rules.registry import GAMES
+from service import create_app
 from service.sessions import situations
 from service.tokens import Envelope
 
-from .conftest import auth
+from .conftest import KEY_A, auth, checked, make_settings
 from .test_conformance import QUICK_OPTIONS
 
 pytestmark = [pytest.mark.redis]
@@ -244,3 +245,87 @@ def test_a_student_at_a_human_pace_among_trading_bots_is_never_stale(redis_url: 
         assert stale == [], stale
         assert {s for s, _ in answers} <= {200, 422}, answers
         assert others_moved > 0, "no bot moved while the student thought"
+
+
+# ------------------------------------------------------ every number survives JavaScript --
+def _through_javascript(documents: list[Any]) -> list[bytes]:
+    """``documents`` as a real node reads and writes them back (JSON.parse, stringify)."""
+    import shutil
+    import subprocess
+
+    from .contract import ROUND_TRIP
+
+    node = shutil.which("node")
+    assert node is not None, "node is needed (make test installs the TypeScript tools with it)"
+    sent = b"\n".join(__import__("orjson").dumps(d) for d in documents) + b"\n"
+    done = subprocess.run([node, str(ROUND_TRIP)], input=sent, capture_output=True, check=True)
+    return done.stdout.splitlines()
+
+
+SHORT = {"compound-capture": {"target": None}, "chemistry-canasta": {"target": None}}
+"""One round rather than a match to 250: the records are as long as they need to be."""
+OPERATOR = "school-server-key-for-the-javascript-test"
+
+
+@pytest.fixture()
+def school(redis_url: str) -> FlaskClient:
+    """An app where an operator deals whole games to bots (and gets the host token)."""
+    settings = make_settings(KEY_A, redis_url=redis_url, operator_keys=(OPERATOR,))
+    return checked(create_app(settings)).test_client()
+
+
+def _whole_records(client: FlaskClient) -> dict[str, list[dict[str, Any]]]:
+    """Every game played to its end by bots, stateless and hosted: its whole record."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    op = auth(OPERATOR)
+    for slug, game in sorted(GAMES.items()):
+        players = game.info.min_players
+        found = out.setdefault(slug, [])
+        if game.clock is None:  # every seat a bot: the game plays to its end at once
+            bots = {str(s): "greedy" for s in range(players)}
+            deal = {"players": players, "bots": bots, "options": SHORT.get(slug, {})}
+            made = client.post(f"/v1/{slug}/setup", json=deal, headers=op)
+            assert made.status_code == 201, made.get_json()
+            token, host = made.get_json()["token"], made.get_json()["host_token"]
+            got = client.post(f"/v1/{slug}/record", json={"token": token}, headers=auth(host))
+            assert got.status_code == 200, got.get_json()
+            found.append(got.get_json()["record"])
+            # a named seed: the service deals from it mixed with its secret
+            made = client.post(f"/v1/{slug}/sessions", json={**deal, "seed": 26}, headers=op)
+            assert made.status_code == 201, made.get_json()
+        else:  # a real-time game: its clock runs out
+            made = client.post(
+                f"/v1/{slug}/sessions",
+                json={"players": players, "seed": 26, "options": {"timer_seconds": 1}},
+                headers=op,
+            )
+            assert made.status_code == 201, made.get_json()
+            started = client.post(
+                f"/v1/{slug}/sessions/{made.get_json()['session_id']}/start",
+                headers=auth(made.get_json()["host_token"]),
+            )
+            assert started.status_code == 200, started.get_json()
+            __import__("time").sleep(1.1)
+        sid, host = made.get_json()["session_id"], made.get_json()["host_token"]
+        got = client.get(f"/v1/{slug}/sessions/{sid}/record", headers=auth(host))
+        assert got.status_code == 200, got.get_json()
+        assert got.get_json()["record"]["complete"], got.get_json()
+        found.append(got.get_json()["record"])
+    return out
+
+
+def test_every_record_replays_after_a_javascript_round_trip(school: FlaskClient) -> None:
+    """Records carry the seed that dealt the cards: it and every other number must come
+    back from JavaScript's JSON.parse unchanged, and replay to the same game."""
+    client = school
+    records = _whole_records(client)
+    flat = [(slug, r) for slug, found in records.items() for r in found]
+    assert len(flat) == 2 * len(GAMES) - 1  # Polymer is hosted only
+    back = _through_javascript([r for _, r in flat])
+    for (slug, record), text in zip(flat, back, strict=True):
+        assert __import__("orjson").loads(text) == record, slug
+        replayed = client.post(
+            f"/v1/{slug}/replay", data=text, headers={"Content-Type": "application/json"}
+        )
+        assert replayed.status_code == 200, replayed.get_json()
+        assert replayed.get_json()["valid"], (slug, replayed.get_json())

@@ -16,6 +16,7 @@ import orjson
 import pytest
 from flask.testing import FlaskClient
 
+from rules.records import Log
 from rules.registry import GAMES
 from service.tokens import Envelope, Sealer
 
@@ -271,6 +272,26 @@ def test_a_game_dealt_before_records_has_none(client: FlaskClient) -> None:
         headers=auth(sealer.host_token("old")),
     )
     assert answer.status_code == 409 and answer.get_json()["code"] == "record_unavailable"
+
+
+def test_a_game_dealt_from_a_seed_javascript_cannot_read_gives_no_record(
+    client: FlaskClient,
+) -> None:
+    """A token sealed before seeds were kept within 2**53 - 1 (a 63-bit seed): its record
+    would not replay once a browser had read it, so none is given."""
+    game = GAMES["element-draft"]
+    seed = 2**62 + 1
+    state = game.setup(2, {}, seed)
+    sealer = Sealer((KEY_A,))
+    log = Log(2, {}, seed, {})
+    env = Envelope("element-draft", game.info.rules_version, "old", 0, state, {}, log)
+    answer = client.post(
+        "/v1/element-draft/record",
+        json={"token": sealer.seal(env)},
+        headers=auth(sealer.host_token("old")),
+    )
+    assert answer.status_code == 409 and answer.get_json()["code"] == "record_unavailable"
+    assert "2**53" not in answer.get_json()["detail"]
 
 
 def test_records_that_cannot_be_replayed_are_refused(client: FlaskClient) -> None:

@@ -9,12 +9,13 @@ from marshmallow import fields, validate
 
 from rules import shapes
 from rules.core import RuleViolation
+from rules.shapes import SAFE_INTEGER
 
 from ..problems import Problem, from_violation
-from .derive import with_default
+from .derive import INTEGER, with_default
 
 TOKEN_MAX = 200_000
-SEED_MAX = 2**63 - 1
+SEED_MAX = SAFE_INTEGER
 
 
 class Shared(ma.Schema):
@@ -45,7 +46,7 @@ PROBLEM: dict[str, Any] = {
     "properties": {
         "type": _member("string", "URI reference naming the problem type; `GET` it for details."),
         "title": _member("string", "Short summary of the type."),
-        "status": _member("integer", "The HTTP status code."),
+        "status": _member("integer", "The HTTP status code.", minimum=400, maximum=599),
         "detail": _member("string", "What went wrong here and what to do about it."),
         "code": _member(
             "string",
@@ -64,14 +65,18 @@ PROBLEM: dict[str, Any] = {
             "nest; list items are keyed by their index).",
         ),
         "request_id": _member("string", "Request id of an internal error."),
-        "current_version": _member("integer", "stale_version: the version to resync to."),
+        "current_version": _member(
+            "integer", "stale_version: the version the game is at.", minimum=0, maximum=SAFE_INTEGER
+        ),
         "deadline_at": _member("string", "timer_expired: when time ran out."),
         "server_now": _member("string", "timer_expired: the server's clock."),
         "known": _member(
             {"type": "array", "items": {"type": "string"}}, "unknown_move: the moves."
         ),
         "token_game": _member("string", "token_wrong_game: its game."),
-        "seat": _member("integer", "seat_token_invalid: the seat asked for."),
+        "seat": _member(
+            "integer", "seat_token_invalid: the seat asked for.", minimum=0, maximum=63
+        ),
     },
     "required": ["code", "detail", "status", "title", "type"],
     "additionalProperties": True,
@@ -86,9 +91,9 @@ PROBLEM_DETAILS: dict[str, Any] = {
         "anyOf": [
             {"type": "null"},
             {"type": "boolean"},
-            {"type": "integer"},
+            INTEGER,
             {"type": "string"},
-            {"type": "array", "items": {"type": "integer"}},
+            {"type": "array", "items": INTEGER},
             {"type": "array", "items": {"type": "string"}},
             {"type": "array", "items": {"$ref": "#/components/schemas/DetailRecord"}},
             {"$ref": "#/components/schemas/DetailRecord"},
@@ -104,9 +109,9 @@ DETAIL_RECORD = {
         "anyOf": [
             {"type": "null"},
             {"type": "boolean"},
-            {"type": "integer"},
+            INTEGER,
             {"type": "string"},
-            {"type": "array", "items": {"type": "integer"}},
+            {"type": "array", "items": INTEGER},
             {"type": "array", "items": {"type": "string"}},
         ]
     },
@@ -115,7 +120,7 @@ DETAIL_RECORD = {
 DEAL_TABLE = {
     "type": "object",
     "description": "One player count's deal table: the deck size, the hand size...",
-    "additionalProperties": {"type": "integer"},
+    "additionalProperties": {"type": "integer", "minimum": 0, "maximum": SAFE_INTEGER},
 }
 
 FIELD_ERRORS = {
@@ -219,7 +224,7 @@ def version_field() -> fields.Integer:
     return fields.Integer(
         required=True,
         strict=True,
-        validate=validate.Range(min=0, max=2**53),
+        validate=validate.Range(min=0, max=SAFE_INTEGER),
         metadata={
             "description": "The version your move was decided on (compare-and-set): a move "
             "on an older version is 409 stale_version.",
@@ -281,7 +286,7 @@ SEAT_TOKEN = {
     "type": "object",
     "description": "One seat's credential.",
     "properties": {
-        "seat": {"type": "integer", "minimum": 0, "description": "The seat."},
+        "seat": {"type": "integer", "minimum": 0, "maximum": 63, "description": "The seat."},
         "seat_token": {
             "type": ["string", "null"],
             "description": "This seat's credential: send it as Authorization: Bearer <token>. "
@@ -298,7 +303,7 @@ SEAT_TOKEN = {
 }
 
 
-SCALAR = [{"type": "null"}, {"type": "boolean"}, {"type": "integer"}, {"type": "string"}]
+SCALAR = [{"type": "null"}, {"type": "boolean"}, INTEGER, {"type": "string"}]
 
 
 class SourceSchema(ma.Schema):
@@ -367,13 +372,13 @@ class GameSummarySchema(ma.Schema):
     slug = fields.String(required=True, metadata={"example": "element-draft"})
     title = fields.String(required=True)
     summary = fields.String(required=True)
-    min_players = fields.Integer(required=True)
-    max_players = fields.Integer(required=True)
+    min_players = fields.Integer(required=True, validate=validate.Range(min=1, max=64))
+    max_players = fields.Integer(required=True, validate=validate.Range(min=1, max=64))
     dynamics = fields.String(
         required=True, validate=validate.OneOf(["turn-based", "simultaneous", "real-time"])
     )
     has_chance = fields.Boolean(required=True)
-    rules_version = fields.Integer(required=True)
+    rules_version = fields.Integer(required=True, validate=validate.Range(min=1, max=SAFE_INTEGER))
     modes = fields.List(
         fields.String(validate=validate.OneOf(["stateless", "session"])),
         required=True,
@@ -445,7 +450,7 @@ def game_detail_schema(name: str, card: dict[str, Any], bot: dict[str, Any]) -> 
 
 class ProblemKindSchema(ma.Schema):
     code = fields.String(required=True)
-    status = fields.Integer(required=True)
+    status = fields.Integer(required=True, validate=validate.Range(min=400, max=599))
     title = fields.String(required=True)
     description = fields.String(required=True)
     games = fields.List(fields.String(), metadata={"description": "Games that raise it."})

@@ -14,8 +14,8 @@ from typing import Any
 
 from rules import records
 from rules.core import Game
+from rules.shapes import SAFE_INTEGER, F, Node, shape
 from rules.shapes import Enum as EnumNode
-from rules.shapes import F, Node, shape
 from rules.shapes import Map as MapNode
 from rules.wire import Outcome
 
@@ -31,7 +31,12 @@ GAME_STARTED = BOOK.add(
         "description": "The service dealt the game.",
         "properties": {
             "type": {"type": "string", "const": "game_started"},
-            "players": {"type": "integer", "minimum": 1, "description": "Number of seats."},
+            "players": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 64,
+                "description": "Number of seats.",
+            },
             "actor": ACTOR,
         },
         "required": ["actor", "players", "type"],
@@ -42,7 +47,15 @@ OUTCOME = BOOK.schema(shape(Outcome), "")
 
 
 def integer(description: str, **more: Any) -> dict[str, Any]:
-    return {"type": "integer", "description": description, **more}
+    """A whole number of at least 0 and at most what every JSON reader keeps exactly,
+    unless ``more`` bounds it otherwise."""
+    return {
+        "type": "integer",
+        "description": description,
+        "minimum": 0,
+        "maximum": SAFE_INTEGER,
+        **more,
+    }
 
 
 def string(description: str, **more: Any) -> dict[str, Any]:
@@ -54,7 +67,7 @@ MAX_SEATS = 64
 VERSION = integer("Moves applied so far (a hosted move names the version it was decided on).")
 TO_ACT = {
     "type": "array",
-    "items": {"type": "integer", "minimum": 0},
+    "items": {"type": "integer", "minimum": 0, "maximum": MAX_SEATS - 1},
     "description": "Seats that may act now (empty once the game is over).",
 }
 

@@ -38,13 +38,17 @@ from dataclasses import replace
 from typing import Any
 
 from rules import shapes
-from rules.shapes import MISSING, F, Node
+from rules.shapes import MISSING, SAFE_INTEGER, F, Node
 
 SHARED_MODULE = "rules.wire"
 REF = "#/components/schemas/"
 NULL = {"type": "null"}
+INTEGER = {"type": "integer", "minimum": -SAFE_INTEGER, "maximum": SAFE_INTEGER}
+"""An integer with no bounds of its own: within what every JSON reader keeps exactly."""
 ACTOR = {
     "type": ["integer", "null"],
+    "minimum": 0,
+    "maximum": 63,
     "description": "The seat whose move produced this event (a bot seat's too); null for "
     "the service's own events (setup, time-up).",
 }
@@ -180,6 +184,8 @@ class Components:
 
     def _inline(self, node: Node, prefix: str) -> dict[str, Any]:
         if isinstance(node, shapes.Scalar):
+            if node.json == "integer":  # bounds of its own replace these (_with_facts)
+                return dict(INTEGER)
             return {"type": node.json}
         if isinstance(node, shapes.Enum):
             if len(node.values) == 1:  # a tag
