@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-from functools import lru_cache
 from pathlib import Path
 from urllib.parse import quote
 
@@ -81,8 +80,8 @@ def table_link(slug: str, session_id: str) -> str:
     return f"/play/{slug}/{session_id}/table"
 
 
-@lru_cache(maxsize=len(PAGES))
 def _page(name: str) -> tuple[bytes, str]:
+    # read each time (600 bytes): a rebuilt front end is served at once, without a restart
     data = (BUILT / f"{name}.html").read_bytes()
     return data, hashlib.sha256(data).hexdigest()[:32]
 

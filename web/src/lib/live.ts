@@ -61,6 +61,9 @@ export const browser: Environment = {
   },
 };
 
+/** The session is not there (expired, ended, unknown) or can no longer be read. */
+const gone = (status: number): boolean => status === 404 || status === 410;
+
 function noticeOf(problem: Problem, kind: Notice["kind"]): Notice {
   return { kind, code: problem.code, text: problem.detail, rule: problem.rule ?? null };
 }
@@ -80,6 +83,8 @@ export class LiveTable<G extends GameTypes> {
   private source: EventSource | null = null;
   private hellos = 0;
   private stopped = false;
+  private readonly retries = new Map<"load" | "stream", ReturnType<typeof setTimeout>>();
+  private failures = 0;
 
   constructor(
     readonly api: Endpoints<G>,
@@ -109,6 +114,23 @@ export class LiveTable<G extends GameTypes> {
     this.stopped = true;
     this.source?.close();
     this.source = null;
+    for (const timer of this.retries.values()) clearTimeout(timer);
+    this.retries.clear();
+  }
+
+  /** Runs `again` after a wait that grows with each failure in a row (1 s to 10 s);
+   * one waits at a time of each kind. */
+  private later(kind: "load" | "stream", again: () => void): void {
+    if (this.stopped || this.retries.has(kind)) return;
+    this.failures += 1;
+    const wait = Math.min(10_000, 1000 * 2 ** Math.min(this.failures - 1, 4));
+    this.retries.set(
+      kind,
+      setTimeout(() => {
+        this.retries.delete(kind);
+        if (!this.stopped) again();
+      }, wait),
+    );
   }
 
   get version(): number {
@@ -124,9 +146,16 @@ export class LiveTable<G extends GameTypes> {
       seat ? this.api.record(this.sessionId, seat.seat, seat.token) : Promise.resolve(null),
     ]);
     if (!session.ok) {
-      this.set({ failure: session.problem });
+      if (gone(session.status)) {
+        this.set({ failure: session.problem });
+      } else {
+        // no connection, or the service is busy: say so and try again
+        this.set({ notice: noticeOf(session.problem, "error") });
+        this.later("load", () => void this.resync());
+      }
       return;
     }
+    this.failures = 0;
     if (record?.ok) this.rebuildLog(this.adapt.stepsOf(record.data), record.data.version);
     this.accept(session.data);
     await this.dependents();
@@ -137,9 +166,17 @@ export class LiveTable<G extends GameTypes> {
     const seat = this.seat;
     const session = await this.api.session(this.sessionId, seat?.seat ?? null, seat?.token ?? null);
     if (!session.ok) {
-      this.set({ notice: noticeOf(session.problem, "error") });
+      if (gone(session.status)) {
+        this.stop();
+        this.set({ failure: session.problem, connection: "ended" });
+      } else {
+        this.set({ notice: noticeOf(session.problem, "error") });
+        this.later("load", () => void this.refresh());
+      }
       return;
     }
+    this.failures = 0;
+    if (this.state.notice?.kind === "error") this.set({ notice: null });
     this.accept(session.data);
     await this.dependents();
   }
@@ -210,18 +247,22 @@ export class LiveTable<G extends GameTypes> {
         this.set({ notice: noticeOf(JSON.parse(e.data) as Problem, "error") });
       }
       if (this.stopped || this.state.connection === "ended") return;
+      this.set({ connection: "reconnecting" });
       if (source.readyState === source.CLOSED) {
-        // refused outright (the session is gone): show why
-        this.set({ connection: "ended" });
+        // the browser gave up on this stream (refused, or no network when it retried):
+        // a new one after a wait; a session that is gone says so on the refresh
+        this.source = null;
         void this.refresh();
-      } else {
-        this.set({ connection: "reconnecting" });
+        this.later("stream", () => {
+          if (this.state.failure === null) this.follow();
+        });
       }
     });
   }
 
   private onHello(frame: StreamFrame<G["slug"]>): void {
     this.hellos += 1;
+    this.failures = 0;
     this.set({ connection: "live" });
     if (this.hellos > 1 || frame.version !== this.version) {
       // back after a drop (or a move landed while loading): the table as it is now

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "preact/hooks";
 import type { GameTypes } from "../lib/game";
 import type { LogEntry } from "../lib/live";
 
@@ -22,19 +23,28 @@ export function Log<G extends GameTypes>({ log, describe }: { log: LogEntry<G>[]
       if (text !== null) lines.push({ key: `${entry.version}-${i}`, text, mine: entry.mine });
     });
   }
+  const scroller = useRef<HTMLDivElement>(null);
+  // the newest line in sight (the log scrolls inside its box)
+  useEffect(() => {
+    const box = scroller.current;
+    if (box) box.scrollTop = box.scrollHeight;
+  }, [lines.length]);
   return (
     <section class="log" aria-labelledby="log-heading">
       <h2 id="log-heading">What happened</h2>
       {lines.length === 0 ? (
         <p class="quiet">Nothing yet.</p>
       ) : (
-        <ol class="log-lines" aria-live="polite" aria-relevant="additions">
-          {lines.map((line) => (
-            <li key={line.key} class={line.mine ? "mine" : undefined}>
-              {line.text}
-            </li>
-          ))}
-        </ol>
+        // focusable, so the keyboard can scroll it too
+        <div class="log-box" ref={scroller} tabIndex={0} role="region" aria-labelledby="log-heading">
+          <ol class="log-lines" aria-live="polite" aria-relevant="additions">
+            {lines.map((line) => (
+              <li key={line.key} class={line.mine ? "mine" : undefined}>
+                {line.text}
+              </li>
+            ))}
+          </ol>
+        </div>
       )}
     </section>
   );

@@ -14,7 +14,7 @@ const CONNECTION: Record<Connection, string> = {
   connecting: "Connecting…",
   live: "Live",
   reconnecting: "Reconnecting…",
-  ended: "Stream closed",
+  ended: "Not live",
 };
 
 function Play<G extends GameTypes>({
@@ -59,7 +59,7 @@ function Play<G extends GameTypes>({
         </h1>
         <p class={`connection connection-${state.connection}`} aria-live="polite">
           <span class="dot" aria-hidden="true" />
-          {CONNECTION[state.connection]}
+          {state.connection === "ended" && session?.outcome.finished ? "Game over" : CONNECTION[state.connection]}
         </p>
       </header>
       <Notice notice={state.notice} onDismiss={() => table.dismiss()} />

@@ -71,7 +71,7 @@ function Seat({ session, legal, busy, act, detail }: SeatProps<G>) {
   useEffect(() => {
     if (chosen !== null && !you?.hand.some((c) => c.z === chosen)) setChosen(null);
   }, [you, chosen]);
-  if (!you) return null;
+  if (!you || (session.outcome.finished && you.hand.length === 0)) return null;
   const draftable = new Set(legal.map((m) => m.card));
   const card = you.hand.find((c) => c.z === chosen) ?? null;
   const finished = session.outcome.finished;
