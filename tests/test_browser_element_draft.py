@@ -143,7 +143,15 @@ def test_a_game_played_to_its_end_from_a_seat_page_on_a_phone(browser: Any, base
     page.get_by_role("heading", name="Final scores").wait_for()
     assert axe_violations(page) == []
     screenshot(page, "element-draft-seat-phone")
+    # the projector's page of the same table, once it is over
+    projector = console.watch(browser.new_context(viewport=PROJECTOR).new_page())
+    projector.goto(link.split("/seat/")[0] + "/table")
+    projector.get_by_role("heading", name="Final scores").wait_for()
+    assert projector.evaluate("Object.keys(sessionStorage).length") == 0
+    assert axe_violations(projector) == []
+    screenshot(projector, "element-draft-table-projector")
     assert console.unexpected() == []
+    projector.context.close()
     context.close()
 
 

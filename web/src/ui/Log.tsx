@@ -33,7 +33,7 @@ export function Log<G extends GameTypes>({ log, describe }: { log: LogEntry<G>[]
     <section class="log" aria-labelledby="log-heading">
       <h2 id="log-heading">What happened</h2>
       {lines.length === 0 ? (
-        <p class="quiet">Nothing yet.</p>
+        <p class="quiet">Nothing yet since this page opened.</p>
       ) : (
         // focusable, so the keyboard can scroll it too
         <div class="log-box" ref={scroller} tabIndex={0} role="region" aria-labelledby="log-heading">
