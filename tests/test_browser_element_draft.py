@@ -229,3 +229,37 @@ def test_a_dropped_stream_is_followed_by_a_resync(browser: Any, base: str) -> No
     console.allow(r"ERR_FAILED|net::")
     assert [e for e in console.unexpected() if "ERR_FAILED" not in e] == []
     context.close()
+
+
+def test_a_move_on_a_table_that_changed_is_decided_again(browser: Any, base: str) -> None:
+    """The same seat open twice: the tab that did not hear of the first tab's move sends
+    one on the old version, gets 409 stale_version, and shows the table as it is now
+    instead of sending the move again."""
+    status, made = call(
+        _port(base),
+        "POST",
+        "/v1/element-draft/sessions",
+        {"players": 2, "bots": {"1": "greedy"}},
+    )
+    assert status == 201
+    link = base + join_link("element-draft", made["session_id"], 0, made["seats"][0]["seat_token"])
+    console = Console()
+    first = console.watch(browser.new_context(viewport=PHONE).new_page())
+    second = console.watch(browser.new_context(viewport=PHONE).new_page())
+    second.route("**/events", lambda route: route.abort())  # it hears of nothing
+    for page in (first, second):
+        page.goto(link)
+        page.get_by_text("Round 1 of 15").wait_for()
+    _draft_first_card(first)  # the bot has chosen already: the round is drafted
+    first.get_by_text("Round 2 of 15").wait_for()
+    assert "Round 1 of 15" in second.locator(".status").inner_text()
+    _draft_first_card(second)
+    second.get_by_role("alert").filter(has_text="The table changed").wait_for()
+    second.get_by_text("Round 2 of 15").wait_for()
+    # nothing was sent again: round 2 has no selection of this seat
+    _, now = call(_port(base), "GET", f"/v1/element-draft/sessions/{made['session_id']}")
+    assert now["view"]["turn"] == 2 and not now["view"]["seats"][0]["has_selected"]
+    console.allow(r"status of 409")
+    assert [e for e in console.unexpected() if "ERR_FAILED" not in e] == []
+    for page in (first, second):
+        page.context.close()
