@@ -58,8 +58,8 @@ web: $(WEB_STAMP)
 # reachable here); installed when missing (root, as CI runs; else through sudo)
 chromium:
 	@if [ ! -x $(CHROMIUM) ]; then \
-		if [ "$$(id -u)" = 0 ]; then apt-get update -q && apt-get install -y -q chromium; \
-		else sudo apt-get update -q && sudo apt-get install -y -q chromium; fi; \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
+		else sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; fi; \
 	fi
 
 install: $(STAMP) $(LINT_STAMP) $(TS_STAMP) $(WEB_STAMP)
