@@ -1,6 +1,7 @@
 # `make serve` and `make test` do all set-up on a fresh machine (Python 3.11+ and a C
-# compiler; for `make test` also Node.js with npm, for the contract linters and the
-# generated TypeScript client).
+# compiler; for `make test` also Node.js with npm, for the contract linters, the
+# generated TypeScript client and the front end's build check, and Debian's chromium,
+# which `make test` installs with apt-get when it is missing).
 PYTHON ?= python3
 NPM    ?= npm
 VENV   ?= .venv
@@ -11,8 +12,11 @@ LINTERS := tools/contract
 LINT_STAMP := $(LINTERS)/node_modules/.installed
 TS_CLIENT := tools/ts-client
 TS_STAMP := $(TS_CLIENT)/node_modules/.installed
+WEB := web
+WEB_STAMP := $(WEB)/node_modules/.installed
+CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: install serve test lint format typecheck unit contract-lint openapi words bench clean
+.PHONY: install serve test lint format typecheck unit contract-lint openapi words bench clean web chromium
 
 # everything: the service, the embedded Redis and the development tools (make test)
 $(STAMP): pyproject.toml
@@ -40,7 +44,25 @@ $(TS_STAMP): $(TS_CLIENT)/package.json $(TS_CLIENT)/package-lock.json
 	cd $(TS_CLIENT) && $(NPM) ci --no-audit --no-fund --loglevel=error
 	touch $(TS_STAMP)
 
-install: $(STAMP) $(LINT_STAMP) $(TS_STAMP)
+# the browser front end's tools (TypeScript, openapi-typescript, esbuild) and libraries
+# (Preact, lean-qr; axe-core for the browser tests), pinned by the lock file
+$(WEB_STAMP): $(WEB)/package.json $(WEB)/package-lock.json
+	cd $(WEB) && $(NPM) ci --no-audit --no-fund --loglevel=error
+	touch $(WEB_STAMP)
+
+# rebuilds service/static/play from web/src (commit the result; a test checks it is current)
+web: $(WEB_STAMP)
+	cd $(WEB) && $(NPM) run --silent build
+
+# the browser tests drive Debian's Chromium (Playwright's own browser download is not
+# reachable here); installed when missing (root, as CI runs; else through sudo)
+chromium:
+	@if [ ! -x $(CHROMIUM) ]; then \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
+		else sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; fi; \
+	fi
+
+install: $(STAMP) $(LINT_STAMP) $(TS_STAMP) $(WEB_STAMP)
 
 serve: $(SERVE_STAMP)
 	$(VENV)/bin/gunicorn --config gunicorn.conf.py 'service:create_app()'
@@ -63,7 +85,7 @@ contract-lint: $(STAMP) $(LINT_STAMP)
 # the suite in TEST_WORKERS processes (pytest-xdist; each module's tests stay together so
 # a module's servers start once); TEST_WORKERS=0 runs it in this process
 TEST_WORKERS ?= 2
-unit: $(STAMP) $(LINT_STAMP) $(TS_STAMP)
+unit: $(STAMP) $(LINT_STAMP) $(TS_STAMP) $(WEB_STAMP) chromium
 	$(PY) -m pytest $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadscope)
 
 test: lint typecheck unit
@@ -78,4 +100,4 @@ bench: $(STAMP)
 	$(PY) -m bench.run_all
 
 clean:
-	rm -rf $(VENV) $(LINTERS)/node_modules $(TS_CLIENT)/node_modules $(TS_CLIENT)/out .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(LINTERS)/node_modules $(TS_CLIENT)/node_modules $(TS_CLIENT)/out $(WEB)/node_modules $(WEB)/src/generated test-artifacts .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -22,6 +22,7 @@ from .meta_blueprint import health, make_catalogue, swagger_assets, version
 from .operations import blueprints
 from .operators import SESSION, SESSION_LIST, Operators
 from .operators import make_blueprint as operator_blueprint
+from .pages import make_blueprint as pages_blueprint
 from .problems import Problem
 from .redis_client import RedisBackend
 from .schemas.common import (
@@ -218,11 +219,9 @@ def runner(app: Flask, poll_ms: int) -> Runner:
 
 
 def _pages(app: Flask) -> None:
-    """The few routes a person's browser asks for, outside the contract."""
-
-    @app.get("/")
-    def _root() -> BaseResponse:
-        return redirect("/docs", code=302)
+    """The routes a person's browser asks for, outside the contract: the front page
+    (links to the games and the docs), the games' pages under /play, the docs."""
+    app.register_blueprint(pages_blueprint())
 
     @app.get("/docs/")
     def _docs_slash() -> BaseResponse:

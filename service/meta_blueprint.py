@@ -25,6 +25,7 @@ from .docs import PUBLIC, header, operation
 from .games import GameApi
 from .http_cache import cacheable
 from .jsonio import json_response
+from .operators import operators
 from .parsing import ApiBlueprint as Blueprint
 from .problems import SERVICE_PROBLEMS, Problem
 from .schemas.common import (
@@ -180,7 +181,11 @@ def make_catalogue(apis: Mapping[str, GameApi]) -> Blueprint:
             Each game says how it can be played (`modes`: stateless and/or as a hosted
             session) and links every endpoint, so a client needs no hard-coded URLs.
             """
-            body = {"version": version(), "games": [summary(api) for api in apis.values()]}
+            body = {
+                "version": version(),
+                "games": [summary(api) for api in apis.values()],
+                "operator_required": operators().required,
+            }
             return cacheable(json_response(body), request)
 
     for api in apis.values():

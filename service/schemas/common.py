@@ -400,6 +400,15 @@ class GameCatalogueSchema(ma.Schema):
         required=True, metadata={"description": "The service's version (as in the contract)."}
     )
     games = fields.List(fields.Nested(GameSummarySchema), required=True)
+    operator_required = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "Whether creating a hosted session on this deployment needs an "
+            "operator key (it sets `OPERATOR_KEYS`). Where it does, games are started by a "
+            "school's system (an operator's server or the LMS), which hands out the join "
+            "links; a browser page cannot start one."
+        },
+    )
 
 
 def game_detail_schema(name: str, card: dict[str, Any], bot: dict[str, Any]) -> type[ma.Schema]:

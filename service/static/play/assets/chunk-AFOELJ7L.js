@@ -1,0 +1,1 @@
+import{d as n}from"./chunk-V5KZCUB3.js";function t({title:e,children:a}){return n("main",{id:"main",children:[n("h1",{children:e}),a,n("p",{children:[n("a",{href:"/play",children:"Start a new game"})," · ",n("a",{href:"/docs",children:"API documentation"})]})]})}export{t as a};

@@ -1,0 +1,265 @@
+"""The Chemistry Card Game in a real browser (Chromium through Playwright), from the
+pages a teacher and the students open: the new-game page, seat pages from join links,
+the table page for a projector.
+
+One gunicorn server (as `make serve` runs it) and one browser for the module. The
+server ends every event stream after a few seconds (SSE_MAX_SECONDS), as a proxy or a
+phone's network would, so the pages reconnect and resynchronise throughout.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+from service.pages import join_link
+
+from .browser import PHONE, PROJECTOR, Console, axe_violations, browser, needs_chromium, screenshot
+from .test_gunicorn import call, serve
+
+pytestmark = [pytest.mark.redis, needs_chromium]
+__all__ = ["browser"]  # the shared browser fixture
+
+
+@pytest.fixture(scope="module")
+def base(redis_url: str) -> Iterator[str]:
+    with serve(redis_url, SSE_MAX_SECONDS="4", SSE_HEARTBEAT_SECONDS="1") as port:
+        yield f"http://127.0.0.1:{port}"
+
+
+def _port(base: str) -> int:
+    return int(urlsplit(base).port or 80)
+
+
+# the status line names a later round, or none (the draft is over)
+NEXT_ROUND = """b => {
+  const m = /Round (\\d+) of/.exec(document.querySelector('.status').textContent);
+  return m === null || Number(m[1]) > b;
+}"""
+
+
+def _round(page: Any) -> int | None:
+    found = re.search(r"Round (\d+) of", page.locator(".status").inner_text())
+    return int(found.group(1)) if found else None
+
+
+def _create(page: Any, base: str, players: int, bots: dict[int, str]) -> dict[int, str]:
+    """Fills the new-game page's form; returns the join link of each person's seat."""
+    page.goto(f"{base}/play")
+    page.get_by_label("Game").select_option("element-draft")
+    page.get_by_label("Players").fill(str(players))
+    for seat, bot in bots.items():
+        page.get_by_label(f"Seat {seat}", exact=True).select_option(bot)
+    page.get_by_role("button", name="Create the game").click()
+    page.get_by_role("heading", name=re.compile("the join links")).wait_for()
+    links = {}
+    for seat in range(players):
+        if seat in bots:
+            continue
+        links[seat] = page.get_by_role("link", name=f"Open seat {seat}", exact=True).get_attribute(
+            "href"
+        )
+    return links
+
+
+def _draft_first_card(page: Any, keyboard: bool = False) -> None:
+    card = page.locator(".hand .card-button").first
+    draft = page.get_by_role("button", name=re.compile("^Draft "))
+    if keyboard:
+        card.focus()
+        page.keyboard.press("Space")
+        draft.focus()
+        page.keyboard.press("Enter")
+    else:
+        card.click()
+        draft.click()
+
+
+def test_the_new_game_page_makes_a_game_and_its_join_links(browser: Any, base: str) -> None:
+    console = Console()
+    context = browser.new_context(viewport=PHONE)
+    page = console.watch(context.new_page())
+    page.goto(f"{base}/play")
+    page.get_by_label("Players").wait_for()
+    assert axe_violations(page) == []
+    links = _create(page, base, 3, {2: "greedy"})
+    assert sorted(links) == [0, 1]
+    for seat, link in links.items():
+        path, _, fragment = link.partition("#")
+        session = path.split("/")[-3]
+        token = fragment.removeprefix("token=")
+        assert link == base + join_link("element-draft", session, seat, token)
+        assert page.get_by_role("img", name=f"QR code of seat {seat}'s join link").is_visible()
+    assert page.get_by_role("link", name="the table page").get_attribute("href").endswith("/table")
+    assert axe_violations(page) == []
+    # a bad request is refused in words, not with a blank page
+    page.get_by_role("button", name="Set up another game").click()
+    page.get_by_label("Game").select_option("element-draft")
+    page.get_by_label("words").fill("toolongword")
+    page.get_by_role("button", name="Create the game").click()
+    alert = page.get_by_role("alert").filter(has_text="could not be created")
+    alert.wait_for()
+    assert "bad_word_list" in alert.inner_text() or "invalid_request" in alert.inner_text()
+    console.allow(r"status of 422")
+    assert console.unexpected() == []
+    context.close()
+
+
+def test_a_game_played_to_its_end_from_a_seat_page_on_a_phone(browser: Any, base: str) -> None:
+    console = Console()
+    context = browser.new_context(viewport=PHONE)
+    page = console.watch(context.new_page())
+    link = _create(page, base, 5, {1: "greedy", 2: "random", 3: "greedy", 4: "random"})[0]
+    page.goto(link)
+    page.locator(".hand .card-button").first.wait_for()
+    # the credential left the address bar and the history entry; the tab keeps it
+    assert "#" not in page.url and "token" not in page.url
+    assert page.evaluate("Object.keys(sessionStorage).length") == 1
+    assert axe_violations(page) == []
+    rounds = 0
+    while _round(page) is not None:
+        before = _round(page)
+        _draft_first_card(page, keyboard=rounds % 2 == 0)  # keyboard and pointer, in turn
+        page.wait_for_function(NEXT_ROUND, arg=before)
+        rounds += 1
+        assert rounds <= 10, "a 5-player draft has 10 rounds"
+    assert rounds == 10
+    page.get_by_role("heading", name="Final scores").wait_for()
+    assert "The draft is over" in page.locator(".status").inner_text()
+    table = page.locator(".scores table")
+    assert table.locator("tbody tr").count() == 5
+    evidence = page.locator(".evidence[open]").inner_text()  # the seat's own, opened
+    for category in ("Atomic number", "Atomic mass", "Atomic symbol", "Ionization", "Family"):
+        assert category in evidence
+    log = page.locator(".log-lines").inner_text()
+    assert "Round 1:" in log and "The draft is over" in log
+    # the page is the same after a reload: the tab kept the seat
+    page.reload()
+    page.get_by_role("heading", name="Final scores").wait_for()
+    assert axe_violations(page) == []
+    screenshot(page, "element-draft-seat-phone")
+    # the projector's page of the same table, once it is over
+    projector = console.watch(browser.new_context(viewport=PROJECTOR).new_page())
+    projector.goto(link.split("/seat/")[0] + "/table")
+    projector.get_by_role("heading", name="Final scores").wait_for()
+    assert projector.evaluate("Object.keys(sessionStorage).length") == 0
+    assert axe_violations(projector) == []
+    screenshot(projector, "element-draft-table-projector")
+    assert console.unexpected() == []
+    projector.context.close()
+    context.close()
+
+
+def test_two_seats_and_the_table_see_each_others_moves(browser: Any, base: str) -> None:
+    status, made = call(
+        _port(base), "POST", "/v1/element-draft/sessions", {"players": 2, "seed": 7}
+    )
+    assert status == 201
+    sid = made["session_id"]
+    console = Console()
+    pages = []
+    for seat in (0, 1):
+        context = browser.new_context(viewport=PHONE)
+        page = console.watch(context.new_page())
+        page.goto(base + join_link("element-draft", sid, seat, made["seats"][seat]["seat_token"]))
+        pages.append(page)
+    projector = console.watch(browser.new_context(viewport=PROJECTOR).new_page())
+    projector.goto(f"{base}/play/element-draft/{sid}/table")
+    for page in (*pages, projector):
+        page.locator(".connection-live").wait_for()
+    a, b = pages
+    _draft_first_card(a)
+    # the other seat and the projector see that seat 0 has chosen (not which card)
+    for page in (b, projector):
+        page.locator(".seat-row").nth(0).get_by_text("has chosen").wait_for()
+    chosen = a.locator(".selection strong").inner_text()
+    assert chosen not in b.locator("main").inner_text()
+    # a second selection is refused by the rules, in words
+    a.locator(".hand .card-button").nth(1).click()
+    a.get_by_role("button", name=re.compile("^Draft ")).click()
+    refusal = a.get_by_role("alert").filter(has_text="Move refused")
+    refusal.wait_for()
+    assert "already" in refusal.inner_text() and "already_selected" in refusal.inner_text()
+    console.allow(r"status of 422")
+    _draft_first_card(b)
+    for page in (a, b, projector):
+        page.get_by_text("Round 2 of 15").wait_for()
+        assert "Round 1:" in page.locator(".log-lines").inner_text()
+    assert axe_violations(projector) == []
+    assert console.unexpected() == []
+    for page in (*pages, projector):
+        page.context.close()
+
+
+def test_a_dropped_stream_is_followed_by_a_resync(browser: Any, base: str) -> None:
+    status, made = call(_port(base), "POST", "/v1/element-draft/sessions", {"players": 2})
+    assert status == 201
+    sid, other = made["session_id"], made["seats"][1]["seat_token"]
+    console = Console()
+    context = browser.new_context(viewport=PHONE)
+    page = console.watch(context.new_page())
+    page.goto(base + join_link("element-draft", sid, 0, made["seats"][0]["seat_token"]))
+    page.locator(".connection-live").wait_for()
+    # from now on the stream cannot come back; the server ends it within seconds
+    page.route("**/events", lambda route: route.abort())
+    page.locator(".connection-reconnecting").wait_for(timeout=15_000)
+    # the other seat moves while this page hears nothing
+    _, view = call(_port(base), "GET", f"/v1/element-draft/sessions/{sid}?seat=1", token=other)
+    card = view["view"]["you"]["hand"][0]["z"]
+    status, _ = call(
+        _port(base),
+        "POST",
+        f"/v1/element-draft/sessions/{sid}/moves",
+        {"seat": 1, "version": view["version"], "move": {"type": "draft", "card": card}},
+        token=other,
+    )
+    assert status == 200
+    time.sleep(1)
+    seat1 = page.locator(".seat-row").nth(1)
+    assert "has chosen" not in seat1.inner_text()
+    page.unroute("**/events")
+    page.locator(".connection-live").wait_for(timeout=20_000)
+    seat1.get_by_text("has chosen").wait_for()
+    console.allow(r"ERR_FAILED|net::")  # the refused reconnections
+    console.allow(r"ERR_FAILED|net::")
+    assert [e for e in console.unexpected() if "ERR_FAILED" not in e] == []
+    context.close()
+
+
+def test_a_move_on_a_table_that_changed_is_decided_again(browser: Any, base: str) -> None:
+    """The same seat open twice: the tab that did not hear of the first tab's move sends
+    one on the old version, gets 409 stale_version, and shows the table as it is now
+    instead of sending the move again."""
+    status, made = call(
+        _port(base),
+        "POST",
+        "/v1/element-draft/sessions",
+        {"players": 2, "bots": {"1": "greedy"}},
+    )
+    assert status == 201
+    link = base + join_link("element-draft", made["session_id"], 0, made["seats"][0]["seat_token"])
+    console = Console()
+    first = console.watch(browser.new_context(viewport=PHONE).new_page())
+    second = console.watch(browser.new_context(viewport=PHONE).new_page())
+    second.route("**/events", lambda route: route.abort())  # it hears of nothing
+    for page in (first, second):
+        page.goto(link)
+        page.get_by_text("Round 1 of 15").wait_for()
+    _draft_first_card(first)  # the bot has chosen already: the round is drafted
+    first.get_by_text("Round 2 of 15").wait_for()
+    assert "Round 1 of 15" in second.locator(".status").inner_text()
+    _draft_first_card(second)
+    second.get_by_role("alert").filter(has_text="The table changed").wait_for()
+    second.get_by_text("Round 2 of 15").wait_for()
+    # nothing was sent again: round 2 has no selection of this seat
+    _, now = call(_port(base), "GET", f"/v1/element-draft/sessions/{made['session_id']}")
+    assert now["view"]["turn"] == 2 and not now["view"]["seats"][0]["has_selected"]
+    console.allow(r"status of 409")
+    assert [e for e in console.unexpected() if "ERR_FAILED" not in e] == []
+    for page in (first, second):
+        page.context.close()

@@ -1,0 +1,348 @@
+// A table kept live: the session's view (a seat's, with its credential, or the
+// observer's), its legal moves, a running log of events, and the final scores. Updates
+// come from the session's event stream (EventSource); after every (re)connection the
+// page asks for the session again, so nothing missed while away is lost. A move that
+// arrives after the table changed (409 stale_version) is not sent again: the page shows
+// the current table and the player decides again.
+//
+// Plain TypeScript with no UI in it: another front end can drive its own rendering
+// from `LiveTable` (subscribe, then read `state`).
+import type { Answer } from "./api";
+import { eventsUrl } from "./api";
+import type { Problem, StreamEnd, StreamFrame } from "./contract";
+import type { Adapter, Endpoints, GameTypes, Step } from "./game";
+
+export interface LogEntry<G extends GameTypes> extends Step<G> {
+  /** From this seat's own move's answer (its private parts included). */
+  mine: boolean;
+  /** Moves made while this page was not following (a table page's reconnect). */
+  missed: number;
+}
+
+export type Connection = "connecting" | "live" | "reconnecting" | "ended";
+
+export interface Notice {
+  kind: "refused" | "stale" | "error";
+  code: string;
+  text: string;
+  rule: string | null;
+}
+
+export interface TableState<G extends GameTypes> {
+  session: G["session"] | null;
+  legal: G["move"][];
+  log: LogEntry<G>[];
+  scores: G["scores"] | null;
+  notice: Notice | null;
+  connection: Connection;
+  busy: boolean;
+  /** The session cannot be shown at all (not found, refused credential...). */
+  failure: Problem | null;
+}
+
+export interface Seat {
+  seat: number;
+  token: string;
+}
+
+/** Sources of randomness and streams (a test may hand in its own). */
+export interface Environment {
+  EventSource: typeof EventSource;
+  randomKey(): string;
+}
+
+export const browser: Environment = {
+  EventSource: globalThis.EventSource,
+  // an Idempotency-Key: getRandomValues works on a plain-http school network, where
+  // crypto.randomUUID (secure contexts only) does not
+  randomKey() {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  },
+};
+
+/** The session is not there (expired, ended, unknown) or can no longer be read. */
+const gone = (status: number): boolean => status === 404 || status === 410;
+
+function noticeOf(problem: Problem, kind: Notice["kind"]): Notice {
+  return { kind, code: problem.code, text: problem.detail, rule: problem.rule ?? null };
+}
+
+export class LiveTable<G extends GameTypes> {
+  state: TableState<G> = {
+    session: null,
+    legal: [],
+    log: [],
+    scores: null,
+    notice: null,
+    connection: "connecting",
+    busy: false,
+    failure: null,
+  };
+  private readonly listeners = new Set<() => void>();
+  private source: EventSource | null = null;
+  private hellos = 0;
+  private stopped = false;
+  private readonly retries = new Map<"load" | "stream", ReturnType<typeof setTimeout>>();
+  private failures = 0;
+
+  constructor(
+    readonly api: Endpoints<G>,
+    readonly adapt: Adapter<G>,
+    readonly sessionId: string,
+    readonly seat: Seat | null,
+    readonly env: Environment = browser,
+  ) {}
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private set(patch: Partial<TableState<G>>): void {
+    this.state = { ...this.state, ...patch };
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Loads the table, then follows it live. */
+  async start(): Promise<void> {
+    await this.resync();
+    if (this.state.failure === null && !this.stopped) this.follow();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.source?.close();
+    this.source = null;
+    for (const timer of this.retries.values()) clearTimeout(timer);
+    this.retries.clear();
+  }
+
+  /** Runs `again` after a wait that grows with each failure in a row (1 s to 10 s);
+   * one waits at a time of each kind. */
+  private later(kind: "load" | "stream", again: () => void): void {
+    if (this.stopped || this.retries.has(kind)) return;
+    this.failures += 1;
+    const wait = Math.min(10_000, 1000 * 2 ** Math.min(this.failures - 1, 4));
+    this.retries.set(
+      kind,
+      setTimeout(() => {
+        this.retries.delete(kind);
+        if (!this.stopped) again();
+      }, wait),
+    );
+  }
+
+  get version(): number {
+    return this.state.session?.version ?? -1;
+  }
+
+  /** The whole table again: the session, its log so far (a seat's record) and what
+   * depends on them. */
+  async resync(): Promise<void> {
+    const seat = this.seat;
+    const [session, record] = await Promise.all([
+      this.api.session(this.sessionId, seat?.seat ?? null, seat?.token ?? null),
+      seat ? this.api.record(this.sessionId, seat.seat, seat.token) : Promise.resolve(null),
+    ]);
+    if (!session.ok) {
+      if (gone(session.status)) {
+        this.set({ failure: session.problem });
+      } else {
+        // no connection, or the service is busy: say so and try again
+        this.set({ notice: noticeOf(session.problem, "error") });
+        this.later("load", () => void this.resync());
+      }
+      return;
+    }
+    this.failures = 0;
+    if (record?.ok) this.rebuildLog(this.adapt.stepsOf(record.data), record.data.version);
+    this.accept(session.data);
+    await this.dependents();
+  }
+
+  /** The session again (a move was made elsewhere), and what depends on it. */
+  async refresh(): Promise<void> {
+    const seat = this.seat;
+    const session = await this.api.session(this.sessionId, seat?.seat ?? null, seat?.token ?? null);
+    if (!session.ok) {
+      if (gone(session.status)) {
+        this.stop();
+        this.set({ failure: session.problem, connection: "ended" });
+      } else {
+        this.set({ notice: noticeOf(session.problem, "error") });
+        this.later("load", () => void this.refresh());
+      }
+      return;
+    }
+    this.failures = 0;
+    if (this.state.notice?.kind === "error") this.set({ notice: null });
+    this.accept(session.data);
+    await this.dependents();
+  }
+
+  /** Takes a session view unless a newer one is already shown. */
+  private accept(session: G["session"]): boolean {
+    if (session.version < this.version) return false;
+    const moved = session.version !== this.version;
+    this.set({ session, failure: null, ...(moved ? { legal: [] } : {}) });
+    return true;
+  }
+
+  /** The legal moves (a seat that may act) and the scores (a finished game). */
+  private async dependents(): Promise<void> {
+    const session = this.state.session;
+    if (session === null) return;
+    const seat = this.seat;
+    const jobs: Promise<void>[] = [];
+    if (seat && session.to_act.includes(seat.seat)) {
+      jobs.push(
+        this.api.legal(this.sessionId, seat.seat, seat.token).then((answer) => {
+          if (answer.ok && answer.data.version === this.version) {
+            this.set({ legal: this.adapt.movesOf(answer.data) });
+          }
+        }),
+      );
+    }
+    if (session.outcome.finished && this.state.scores === null) {
+      jobs.push(
+        this.api.scores(this.sessionId).then((answer) => {
+          if (answer.ok) this.set({ scores: answer.data });
+        }),
+      );
+    }
+    await Promise.all(jobs);
+  }
+
+  private rebuildLog(steps: Step<G>[], upTo: number): void {
+    const later = this.state.log.filter((entry) => entry.version > upTo);
+    const earlier = steps.map((step) => ({ ...step, mine: false, missed: 0 }));
+    this.set({ log: [...earlier, ...later] });
+  }
+
+  private log(entry: LogEntry<G>): void {
+    const log = this.state.log.filter((e) => e.version !== entry.version || e.missed > 0);
+    const known = this.state.log.find((e) => e.version === entry.version && e.missed === 0);
+    if (known && (known.mine || !entry.mine)) return; // the seat's own answer says more
+    log.push(entry);
+    log.sort((a, b) => a.version - b.version);
+    this.set({ log });
+  }
+
+  private lastLogged(): number {
+    const last = this.state.log[this.state.log.length - 1];
+    return last ? last.version : this.version;
+  }
+
+  /** Follows the session's event stream. */
+  private follow(): void {
+    const source = new this.env.EventSource(eventsUrl(this.api.slug, this.sessionId));
+    this.source = source;
+    source.addEventListener("hello", (e) => this.onHello(JSON.parse((e as MessageEvent<string>).data)));
+    source.addEventListener("update", (e) => this.onUpdate(JSON.parse((e as MessageEvent<string>).data)));
+    source.addEventListener("end", (e) => this.onEnd(JSON.parse((e as MessageEvent<string>).data)));
+    source.addEventListener("error", (e) => {
+      if (e instanceof MessageEvent && typeof e.data === "string") {
+        // the service's own `event: error` frame: its session store failed
+        this.set({ notice: noticeOf(JSON.parse(e.data) as Problem, "error") });
+      }
+      if (this.stopped || this.state.connection === "ended") return;
+      this.set({ connection: "reconnecting" });
+      if (source.readyState === source.CLOSED) {
+        // the browser gave up on this stream (refused, or no network when it retried):
+        // a new one after a wait; a session that is gone says so on the refresh
+        this.source = null;
+        void this.refresh();
+        this.later("stream", () => {
+          if (this.state.failure === null) this.follow();
+        });
+      }
+    });
+  }
+
+  private onHello(frame: StreamFrame<G["slug"]>): void {
+    this.hellos += 1;
+    this.failures = 0;
+    this.set({ connection: "live" });
+    if (this.hellos > 1 || frame.version !== this.version) {
+      // back after a drop (or a move landed while loading): the table as it is now
+      if (this.seat === null && frame.version > this.lastLogged()) {
+        this.log({
+          version: frame.version,
+          actor: null,
+          bot: null,
+          events: [],
+          mine: false,
+          missed: frame.version - this.lastLogged(),
+        });
+      }
+      void this.resync();
+    }
+  }
+
+  private onUpdate(frame: StreamFrame<G["slug"]>): void {
+    const events = (frame.events ?? []) as G["event"][];
+    const actor = (frame.events?.[0] as { actor?: number | null } | undefined)?.actor ?? null;
+    this.log({ version: frame.version, actor, bot: null, events, mine: false, missed: 0 });
+    if (frame.version > this.version) void this.refresh();
+  }
+
+  private onEnd(frame: StreamEnd): void {
+    if (frame.finished || frame.ended) {
+      this.source?.close();
+      this.set({ connection: "ended" });
+      void this.refresh();
+    }
+    // else the stream reached its time limit: EventSource reconnects by itself, and
+    // its next hello resynchronises
+  }
+
+  /** Makes a move as this seat, on the version shown. */
+  async act(move: G["move"]): Promise<void> {
+    const seat = this.seat;
+    const session = this.state.session;
+    if (seat === null || session === null || this.state.busy) return;
+    this.set({ busy: true, notice: null });
+    const body = this.adapt.request(seat.seat, session.version, move);
+    const key = this.env.randomKey();
+    let answer: Answer<G["moveAnswer"]> = await this.api.move(this.sessionId, body, seat.token, key);
+    if (!answer.ok && answer.status === 0) {
+      // the answer was lost on the way: the same key never applies the move twice
+      answer = await this.api.move(this.sessionId, body, seat.token, key);
+    }
+    if (answer.ok) {
+      const events = this.adapt.eventsOf(answer.data);
+      this.log({ version: answer.data.version, actor: seat.seat, bot: null, events, mine: true, missed: 0 });
+      this.accept(this.adapt.viewOf(answer.data));
+      this.set({ busy: false });
+      await this.dependents();
+      return;
+    }
+    const problem = answer.problem;
+    if (problem.code === "stale_version") {
+      this.set({ busy: false, notice: noticeOf(problem, "stale") });
+      const current = problem["session"];
+      if (isSessionOf(current, this.sessionId)) {
+        // the lead's 409 carries the seat's current view: no second round trip
+        this.accept(current as G["session"]);
+        await this.dependents();
+      } else {
+        await this.refresh();
+      }
+      return;
+    }
+    this.set({ busy: false, notice: noticeOf(problem, problem.status === 422 ? "refused" : "error") });
+  }
+
+  dismiss(): void {
+    this.set({ notice: null });
+  }
+}
+
+/** Whether a 409's `session` member is this session's view (the member is newer than
+ * the checked-in contract; only its identity and version are relied on). */
+function isSessionOf(value: unknown, sessionId: string): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return v["session_id"] === sessionId && typeof v["version"] === "number" && typeof v["view"] === "object";
+}
