@@ -12,7 +12,7 @@ LINT_STAMP := $(LINTERS)/node_modules/.installed
 TS_CLIENT := tools/ts-client
 TS_STAMP := $(TS_CLIENT)/node_modules/.installed
 
-.PHONY: install serve test lint format typecheck unit contract-lint openapi words bench clean
+.PHONY: install serve test lint format typecheck unit contract-lint openapi words bench bench-bgio clean
 
 # everything: the service, the embedded Redis and the development tools (make test)
 $(STAMP): pyproject.toml
@@ -77,5 +77,10 @@ words: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m bench.run_all
 
+# this service's hosted element-draft side by side with boardgame.io's (bench/README.md);
+# needs Node.js 20.18+ with npm and redis-server, installs bench/bgio's packages itself
+bench-bgio: $(STAMP)
+	$(PY) -m bench.bgio
+
 clean:
-	rm -rf $(VENV) $(LINTERS)/node_modules $(TS_CLIENT)/node_modules $(TS_CLIENT)/out .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(LINTERS)/node_modules $(TS_CLIENT)/node_modules bench/bgio/node_modules $(TS_CLIENT)/out .pytest_cache .mypy_cache .ruff_cache .hypothesis
