@@ -14,6 +14,8 @@ the last install), then starts on 127.0.0.1, each on a free port:
   workers, due work on, rate limits counted with budgets no run reaches), against a
   redis-server of its own (as compose.yaml runs it: no snapshot, no AOF);
 * ``service-nolimits``: the same with ``RATE_LIMITS=off`` (and its own Redis);
+* ``service-nokeys`` (not by default): ``service`` whose devices send no
+  Idempotency-Key (its own gunicorn and Redis);
 * ``service-aof`` (not by default): ``service`` with Redis writing an append-only
   file, fsync every second.
 
@@ -47,7 +49,14 @@ from ..harness import GUNICORN, ROOT, bench_env, free_port, stop
 
 HERE = Path(__file__).resolve().parent
 OUT = ROOT / "bench" / "out"
-SERVERS = ("bgio-memory", "bgio-flatfile", "service", "service-nolimits", "service-aof")
+SERVERS = (
+    "bgio-memory",
+    "bgio-flatfile",
+    "service",
+    "service-nolimits",
+    "service-nokeys",
+    "service-aof",
+)
 DEFAULT_SERVERS = SERVERS[:4]
 APP = "service:create_app()"
 METRICS = (
@@ -219,6 +228,8 @@ def load(server: Server, matches: int, seconds: float, elements: Path) -> dict[s
     args = ["node", "load.js", "--target", server.target, "--url", server.url]
     args += ["--matches", str(matches), "--seconds", str(seconds)]
     args += ["--clk-tck", str(os.sysconf("SC_CLK_TCK")), "--cpu", cpu]
+    if server.name == "service-nokeys":
+        args += ["--idempotency-keys", "off"]
     done = subprocess.run(
         args,
         cwd=HERE,

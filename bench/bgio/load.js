@@ -4,7 +4,7 @@
  * "device" that plays as a front end would, as fast as it can, for a fixed time.
  *
  *   node load.js --target bgio|service --url http://127.0.0.1:PORT --matches 4
- *       --seconds 8 --clk-tck 100 --cpu name=PID[,name=PID...]
+ *       --seconds 8 --clk-tck 100 --cpu name=PID[,name=PID...] [--idempotency-keys off]
  *
  * bgio: the match is created and both seats joined through the Lobby API (boardgame.io's
  * LobbyClient); each device is boardgame.io's own Client over its SocketIO transport
@@ -17,7 +17,7 @@
  * service: the session is created with POST /v1/element-draft/sessions; each device
  * uses undici (one keep-alive connection for its requests, one for its event stream):
  * GET its view (hand, version), POST its move on that version with an
- * Idempotency-Key, and on 409 stale_version GET again and decide again. When its move
+ * Idempotency-Key (unless --idempotency-keys off), and on 409 stale_version GET again and decide again. When its move
  * leaves the other seat to select, it waits on the session's event stream for a newer
  * version, then GETs its new hand.
  *
@@ -41,6 +41,8 @@ const URL_ = opts.url;
 const MATCHES = Number(opts.matches || 4);
 const SECONDS = Number(opts.seconds || 8);
 const CLK_TCK = Number(opts['clk-tck'] || 100);
+// service: send an Idempotency-Key with every move (a front end that retries safely)
+const KEYS = (opts['idempotency-keys'] || 'on') === 'on';
 const CPU_ROOTS = (opts.cpu || '')
   .split(',')
   .filter(Boolean)
@@ -325,13 +327,13 @@ function serviceTarget() {
           const at = performance.now();
           stats.moveRequests += 1;
           n += 1;
-          const res = await call(
-            http,
-            'POST',
-            `${url}/moves`,
-            { ...json, ...auth, 'idempotency-key': `${match.id}-${seat}-${n}` },
-            { seat, version: block.version, move: { type: 'draft', card } },
-          );
+          const headers = { ...json, ...auth };
+          if (KEYS) headers['idempotency-key'] = `${match.id}-${seat}-${n}`;
+          const res = await call(http, 'POST', `${url}/moves`, headers, {
+            seat,
+            version: block.version,
+            move: { type: 'draft', card },
+          });
           if (res.status === 200) {
             accepted(at);
             block = res.body;
@@ -431,6 +433,7 @@ async function main() {
   const lat = stats.latencies.sort((a, b) => a - b);
   const out = {
     target: TARGET,
+    idempotency_keys: TARGET === 'service' ? KEYS : null,
     matches: MATCHES,
     seconds: elapsed,
     accepted: stats.accepted,
