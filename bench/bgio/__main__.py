@@ -1,6 +1,6 @@
 """This service's hosted element-draft against boardgame.io's, side by side, in one run.
 
-    .venv/bin/python -m bench.bgio [--matches 4,16] [--rounds 3] [--seconds 8]
+    .venv/bin/python -m bench.bgio [--matches 4,16] [--rounds 3] [--seconds 15]
         [--servers bgio-memory,bgio-flatfile,service,service-nolimits]
     .venv/bin/python -m bench.bgio --compare bench/out/bgio-A.json bench/out/bgio-B.json
 
@@ -20,7 +20,8 @@ the last install), then starts on 127.0.0.1, each on a free port:
   file, fsync every second.
 
 Then ``--rounds`` rounds, each playing every server in turn at each ``--matches``
-level for ``--seconds``: A, B, C, A, B, C... after a warm-up of each server. The load
+level for ``--seconds`` (after ``--settle`` seconds of play that do not count): A, B,
+C, A, B, C... after a warm-up of each server. The load
 generator (``bench/bgio/load.js``) and how each device plays are described there.
 CPU is every server process's (gunicorn's master and workers and their Redis; the
 node process for boardgame.io), read from /proc. Prints the table (median of the
@@ -223,10 +224,12 @@ def stop_all(servers: list[Server]) -> None:
                 proc.wait(timeout=10)
 
 
-def load(server: Server, matches: int, seconds: float, elements: Path) -> dict[str, Any]:
+def load(
+    server: Server, matches: int, seconds: float, elements: Path, settle: float = 2.0
+) -> dict[str, Any]:
     cpu = ",".join(f"{k}={v}" for k, v in server.cpu.items())
     args = ["node", "load.js", "--target", server.target, "--url", server.url]
-    args += ["--matches", str(matches), "--seconds", str(seconds)]
+    args += ["--matches", str(matches), "--seconds", str(seconds), "--settle", str(settle)]
     args += ["--clk-tck", str(os.sysconf("SC_CLK_TCK")), "--cpu", cpu]
     if server.name == "service-nokeys":
         args += ["--idempotency-keys", "off"]
@@ -236,7 +239,7 @@ def load(server: Server, matches: int, seconds: float, elements: Path) -> dict[s
         env={**os.environ, "BGIO_ELEMENTS": str(elements)},
         capture_output=True,
         text=True,
-        timeout=seconds + 60,
+        timeout=settle + seconds + 60,
         check=False,
     )
     if done.returncode != 0:
@@ -337,8 +340,11 @@ def main() -> int:
     )
     parser.add_argument("--matches", default="4,16", help="matches at once, comma-separated")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--seconds", type=float, default=8.0, help="per server, level, round")
+    parser.add_argument("--seconds", type=float, default=15.0, help="per server, level, round")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds per server, untimed")
+    parser.add_argument(
+        "--settle", type=float, default=2.0, help="seconds of play before each window opens"
+    )
     parser.add_argument("--servers", default=",".join(DEFAULT_SERVERS))
     parser.add_argument("--out", type=Path, default=None, help="where to write every round")
     parser.add_argument("--compare", nargs=2, type=Path, metavar=("FIRST", "SECOND"))
@@ -386,7 +392,7 @@ def main() -> int:
             for r in range(args.rounds):
                 for matches in levels:
                     for server in servers:
-                        row = load(server, matches, args.seconds, elements)
+                        row = load(server, matches, args.seconds, elements, args.settle)
                         row["round"] = r + 1
                         record["rounds"].append(row)
                         print(

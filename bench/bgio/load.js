@@ -4,7 +4,7 @@
  * "device" that plays as a front end would, as fast as it can, for a fixed time.
  *
  *   node load.js --target bgio|service --url http://127.0.0.1:PORT --matches 4
- *       --seconds 8 --clk-tck 100 --cpu name=PID[,name=PID...] [--idempotency-keys off]
+ *       --seconds 8 [--settle 2] --clk-tck 100 --cpu name=PID[,name=PID...] [--idempotency-keys off]
  *
  * bgio: the match is created and both seats joined through the Lobby API (boardgame.io's
  * LobbyClient); each device is boardgame.io's own Client over its SocketIO transport
@@ -21,9 +21,12 @@
  * leaves the other seat to select, it waits on the session's event stream for a newer
  * version, then GETs its new hand.
  *
- * Only the moves acknowledged before the deadline count. CPU is read from
- * /proc/<pid>/stat (utime + stime + cutime + cstime) of every named process and all
- * its descendants, at the start and at the end of the window. Prints one JSON object.
+ * The matches start --settle seconds before the window opens, and new ones start as
+ * others finish; only what happens in the window counts: moves sent in it and
+ * acknowledged before it closes (for their latency), refusals, requests. CPU is read
+ * from /proc/<pid>/stat (utime + stime + cutime + cstime) of every named process and
+ * all its descendants when the window opens and when it closes. Prints one JSON
+ * object.
  */
 const fs = require('node:fs');
 const { performance } = require('node:perf_hooks');
@@ -40,6 +43,8 @@ const TARGET = opts.target;
 const URL_ = opts.url;
 const MATCHES = Number(opts.matches || 4);
 const SECONDS = Number(opts.seconds || 8);
+// matches are already being played when the window opens: no burst of first set-ups
+const SETTLE = Number(opts.settle || 2);
 const CLK_TCK = Number(opts['clk-tck'] || 100);
 // service: send an Idempotency-Key with every move (a front end that retries safely)
 const KEYS = (opts['idempotency-keys'] || 'on') === 'on';
@@ -108,12 +113,16 @@ const stats = {
   latencies: [], // ms, accepted moves only
 };
 let stopping = false;
+let opened = Infinity;
 let deadline = Infinity;
-const inWindow = () => performance.now() <= deadline;
+const inWindow = () => {
+  const now = performance.now();
+  return now >= opened && now <= deadline;
+};
 const onStop = new Set();
 
 function accepted(startedAt) {
-  if (!inWindow()) return;
+  if (!inWindow() || startedAt < opened) return;
   stats.accepted += 1;
   stats.latencies.push(performance.now() - startedAt);
 }
@@ -377,12 +386,23 @@ async function main() {
   if (TARGET !== 'bgio' && TARGET !== 'service') throw new Error(`unknown target ${TARGET}`);
   const target = TARGET === 'bgio' ? bgioTarget() : serviceTarget();
   const loads = [];
-  const cpu0 = cpuNow();
-  const own0 = process.cpuUsage();
-  const t0 = performance.now();
-  deadline = t0 + SECONDS * 1000;
-  loads.push(loadavg());
-  const sampler = setInterval(() => loads.push(loadavg()), 1000);
+  const begun = performance.now();
+  opened = begun + SETTLE * 1000;
+  deadline = opened + SECONDS * 1000;
+  let cpu0 = null;
+  let own0 = null;
+  let counted = null; // the counters as the window opened
+  let sampler = null;
+  const opening = new Promise((resolve) =>
+    setTimeout(() => {
+      cpu0 = cpuNow();
+      own0 = process.cpuUsage();
+      counted = { ...stats };
+      loads.push(loadavg());
+      sampler = setInterval(() => loads.push(loadavg()), 1000);
+      resolve();
+    }, SETTLE * 1000),
+  );
 
   async function slot() {
     while (!stopping) {
@@ -413,14 +433,22 @@ async function main() {
   }
 
   const slots = Array.from({ length: MATCHES }, () => slot());
+  await opening;
+  const t0 = performance.now();
   const windowEnd = await new Promise((resolve) =>
-    setTimeout(() => {
-      const end = { cpu: cpuNow(), own: process.cpuUsage(own0), t: performance.now() };
-      stopping = true;
-      for (const stop of [...onStop]) stop();
-      resolve(end);
-    }, SECONDS * 1000),
+    setTimeout(
+      () => {
+        const end = { cpu: cpuNow(), own: process.cpuUsage(own0), t: performance.now() };
+        stopping = true;
+        for (const stop of [...onStop]) stop();
+        resolve(end);
+      },
+      Math.max(0, deadline - performance.now()),
+    ),
   );
+  for (const key of ['moveRequests', 'reads', 'streams', 'setupRequests', 'matchesStarted']) {
+    stats[key] -= counted[key];
+  }
   clearInterval(sampler);
   loads.push(loadavg());
   await Promise.race([Promise.all(slots), new Promise((r) => setTimeout(r, 5000))]);
