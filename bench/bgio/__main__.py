@@ -304,6 +304,33 @@ def table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def ratios(rows: list[dict[str, Any]]) -> str:
+    """Each service's moves per server CPU-second over each boardgame.io server's, per level
+    (issue 32's yardstick: at least 0.25 of the in-memory server's, above the persistent's).
+
+    >>> row = lambda s, m, v: {"server": s, "matches": m, "moves_per_cpu_s": v,
+    ...     "load_avg": {"min": 1.0, "max": 1.0}}
+    >>> print(ratios([row("service", 4, 100), row("bgio-memory", 4, 800)]))
+    moves per server CPU-second, service / bgio-memory: 0.12 at 4 matches
+    """
+    summary = summarise(rows)
+
+    def per_cpu(server: str, matches: int) -> float:
+        return float(summary[(server, matches)]["moves_per_cpu_s"])
+
+    lines = []
+    for ours in sorted({s for s, _ in summary if s.startswith("service")}):
+        for theirs in sorted({s for s, _ in summary if s.startswith("bgio")}):
+            cells = [
+                f"{per_cpu(ours, m) / per_cpu(theirs, m):.2f} at {m} matches"
+                for m in sorted({m for _, m in summary})
+                if (ours, m) in summary and (theirs, m) in summary
+            ]
+            if cells:
+                lines.append(f"moves per server CPU-second, {ours} / {theirs}: {', '.join(cells)}")
+    return "\n".join(lines)
+
+
 def compare(first: dict[str, Any], second: dict[str, Any]) -> str:
     """How each median moved from a first run to a second (second / first)."""
     a, b = summarise(first["rounds"]), summarise(second["rounds"])
@@ -412,6 +439,8 @@ def main() -> int:
     out.write_text(json.dumps(record, indent=1))
     print()
     print(table(record["rounds"]))
+    print()
+    print(ratios(record["rounds"]))
     print(f"\nevery round: {out}")
     return 0
 
