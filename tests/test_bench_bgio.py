@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from bench.bgio.__main__ import compare, summarise, table, write_elements
+from bench.bgio.__main__ import compare, ratios, summarise, table, write_elements
 
 
 def _row(server: str, matches: int, moves_per_s: float, load: float, **more: Any) -> dict[str, Any]:
@@ -51,6 +51,19 @@ def test_each_server_and_level_gets_the_median_and_range_of_its_rounds() -> None
     assert lines[0].startswith("| server | matches | moves/s |")
     assert "| service | 4 | 200 (100-300) |" in table(rows)
     assert len(lines) == 2 + 3
+
+
+def test_each_service_is_set_against_each_boardgame_io_server_per_cpu_second() -> None:
+    rows = [
+        _row("service", 4, 20, 1.0),  # 100 moves per CPU-second
+        _row("bgio-memory", 4, 160, 1.0),  # 800
+        _row("bgio-flatfile", 4, 40, 1.0),  # 200
+        _row("service", 16, 30, 1.0),  # no boardgame.io figure at 16: no ratio
+    ]
+    assert ratios(rows).splitlines() == [
+        "moves per server CPU-second, service / bgio-flatfile: 0.50 at 4 matches",
+        "moves per server CPU-second, service / bgio-memory: 0.12 at 4 matches",
+    ]
 
 
 def test_a_second_run_is_compared_to_a_first_metric_by_metric() -> None:
