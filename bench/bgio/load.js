@@ -178,11 +178,15 @@ function bgioTarget() {
       client.subscribe((state) => {
         if (done || !state || !state.G || stopping) return;
         if (!checked) {
-          // does the sync's initialState show the other seat's hand? (not a request)
+          // does the sync's initialState show the other seat's hand and the cards set
+          // aside? (the states pushed later do not: playerView)
           checked = true;
           const init = client.getInitialState();
+          const G = init && init.G;
           leaks.checked += 1;
-          if (init && init.G && Array.isArray(init.G.hands)) leaks.initialStateHands += 1;
+          if (G && G.hands && G.hands[1 - seat].length && G.setAside.length) {
+            leaks.initialStateHands += 1;
+          }
         }
         if (sent !== null) {
           if (state._stateID <= sent.stateID) return; // nothing new (connection, metadata)
