@@ -4,7 +4,8 @@
  * "device" that plays as a front end would, as fast as it can, for a fixed time.
  *
  *   node load.js --target bgio|service --url http://127.0.0.1:PORT --matches 4
- *       --seconds 8 [--settle 2] --clk-tck 100 --cpu name=PID[,name=PID...] [--idempotency-keys off]
+ *       --seconds 8 [--settle 2] --clk-tck 100 --cpu name=PID[,name=PID...]
+ *       [--idempotency-keys off]
  *
  * bgio: the match is created and both seats joined through the Lobby API (boardgame.io's
  * LobbyClient); each device is boardgame.io's own Client over its SocketIO transport
@@ -17,9 +18,9 @@
  * service: the session is created with POST /v1/element-draft/sessions; each device
  * uses undici (one keep-alive connection for its requests, one for its event stream):
  * GET its view (hand, version), POST its move on that version with an
- * Idempotency-Key (unless --idempotency-keys off), and on 409 stale_version GET again and decide again. When its move
- * leaves the other seat to select, it waits on the session's event stream for a newer
- * version, then GETs its new hand.
+ * Idempotency-Key (unless --idempotency-keys off), and on 409 stale_version GET again
+ * and decide again. When its move leaves the other seat to select, it waits on the
+ * session's event stream for a newer version, then GETs its new hand.
  *
  * The matches start --settle seconds before the window opens, and new ones start as
  * others finish; only what happens in the window counts: moves sent in it and
@@ -191,7 +192,9 @@ function bgioTarget() {
         if (sent !== null) {
           if (state._stateID <= sent.stateID) return; // nothing new (connection, metadata)
           if (state.G.round > sent.round || state.G.selection !== null) accepted(sent.at);
-          else if (inWindow()) stats.refused += 1; // superseded: the server refused it
+          // superseded: with two seats, a newer state without this move means the
+          // server took the other seat's move first and dropped this one
+          else if (inWindow()) stats.refused += 1;
           sent = null;
         }
         if (state.ctx.gameover !== undefined) {
