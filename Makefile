@@ -16,7 +16,7 @@ WEB := web
 WEB_STAMP := $(WEB)/node_modules/.installed
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: install serve test lint format typecheck unit contract-lint openapi words bench clean web chromium
+.PHONY: install serve test lint format typecheck unit contract-lint openapi words bench bench-bgio clean web chromium
 
 # everything: the service, the embedded Redis and the development tools (make test)
 $(STAMP): pyproject.toml
@@ -99,5 +99,10 @@ words: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m bench.run_all
 
+# this service's hosted element-draft side by side with boardgame.io's (bench/README.md);
+# needs Node.js 20.18+ with npm and redis-server, installs bench/bgio's packages itself
+bench-bgio: $(STAMP)
+	$(PY) -m bench.bgio
+
 clean:
-	rm -rf $(VENV) $(LINTERS)/node_modules $(TS_CLIENT)/node_modules $(TS_CLIENT)/out $(WEB)/node_modules $(WEB)/src/generated test-artifacts .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(LINTERS)/node_modules $(TS_CLIENT)/node_modules $(TS_CLIENT)/out $(WEB)/node_modules $(WEB)/src/generated bench/bgio/node_modules test-artifacts .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,89 @@
+"""The figures of the side-by-side benchmark (bench/bgio) are summarised as it says.
+
+The benchmark itself needs Node.js packages that `make test` does not install (its
+harness runs `npm ci` in bench/bgio), so it is not run here; these tests cover the
+Python side that turns its rounds into the README's table and compares two runs, and
+the card data it hands to the boardgame.io fixture.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from bench.bgio.__main__ import compare, ratios, summarise, table, write_elements
+
+
+def _row(server: str, matches: int, moves_per_s: float, load: float, **more: Any) -> dict[str, Any]:
+    return {
+        "server": server,
+        "matches": matches,
+        "moves_per_s": moves_per_s,
+        "p50_ms": 2.0,
+        "p99_ms": 9.0,
+        "cpu_ms_per_move": 1000 / (5 * moves_per_s),
+        "moves_per_cpu_s": 5 * moves_per_s,
+        "requests_per_move": 2.0,
+        "refused_per_move": 0.5,
+        "load_avg": {"min": load - 0.5, "max": load},
+        **more,
+    }
+
+
+def test_each_server_and_level_gets_the_median_and_range_of_its_rounds() -> None:
+    rows = [
+        _row("service", 4, 100, 2.0),
+        _row("service", 4, 300, 1.0),
+        _row("service", 4, 200, 3.0),
+        _row("service", 16, 50, 2.0),
+        _row("bgio-memory", 4, 1000, 2.0, p99_ms=None),
+    ]
+    got = summarise(rows)
+    assert set(got) == {("service", 4), ("service", 16), ("bgio-memory", 4)}
+    four = got[("service", 4)]
+    assert four["rounds"] == 3
+    assert four["moves_per_s"] == 200
+    assert four["moves_per_s_range"] == (100, 300)
+    assert four["load_range"] == (0.5, 3.0)
+    assert "p99_ms" not in got[("bgio-memory", 4)]  # no latency measured: no figure
+    lines = table(rows).splitlines()
+    assert lines[0].startswith("| server | matches | moves/s |")
+    assert "| service | 4 | 200 (100-300) |" in table(rows)
+    assert len(lines) == 2 + 3
+
+
+def test_each_service_is_set_against_each_boardgame_io_server_per_cpu_second() -> None:
+    rows = [
+        _row("service", 4, 20, 1.0),  # 100 moves per CPU-second
+        _row("bgio-memory", 4, 160, 1.0),  # 800
+        _row("bgio-flatfile", 4, 40, 1.0),  # 200
+        _row("service", 16, 30, 1.0),  # no boardgame.io figure at 16: no ratio
+    ]
+    assert ratios(rows).splitlines() == [
+        "moves per server CPU-second, service / bgio-flatfile: 0.50 at 4 matches",
+        "moves per server CPU-second, service / bgio-memory: 0.12 at 4 matches",
+    ]
+
+
+def test_a_second_run_is_compared_to_a_first_metric_by_metric() -> None:
+    first = {"started": "a", "commit": "1", "rounds": [_row("service", 4, 100, 1.0)]}
+    second = {
+        "started": "b",
+        "commit": "2",
+        "rounds": [_row("service", 4, 150, 1.0), _row("service", 16, 10, 1.0)],
+    }
+    text = compare(first, second)
+    assert "100 -> 150 (1.50x)" in text
+    assert "| service | 16 |" not in text  # only in one run: nothing to compare
+
+
+def test_the_fixture_gets_this_projects_deal_table_and_cards(tmp_path: Path) -> None:
+    path = tmp_path / "elements.json"
+    write_elements(path)
+    data = json.loads(path.read_text())
+    assert data["deal"]["2"] == [36, 15]
+    assert len(data["cards"]) == 103
+    hydrogen = data["cards"][0]
+    assert (hydrogen["z"], hydrogen["symbol"], hydrogen["ion_charges"]) == (1, "H", [1, -1])
+    assert {"mass", "family", "radioactive"} <= set(hydrogen)
