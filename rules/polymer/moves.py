@@ -9,8 +9,10 @@ order a seat reads the table (:func:`table_order`), and ``apply`` verifies befor
 applies. ``parse_move`` checks a move against its declared shape, with the time the
 service stamps on it (``wire.Stamp``).
 
-Imports run one way: ``cards -> patterns -> table -> settle -> scoring -> moves ->
-bots -> game`` (``wire`` declares shapes only).
+Imports run one way: ``cards -> patterns -> explain -> table -> settle -> scoring ->
+moves -> bots -> game`` (``wire`` declares shapes only). Every event carries its
+``explanation`` (:mod:`rules.polymer.explain`); an event that hides cards gives the
+two seats concerned the sentence that names them, in its ``private`` part.
 """
 
 from __future__ import annotations
@@ -24,9 +26,9 @@ from rules.actions import Action, Actions
 from rules.core import Event, Move, RuleViolation, State, left_of, right_of
 from rules.core import can as core_can
 
-from . import wire
+from . import explain, wire
 from .cards import card_code, card_json, face_of, parse_face
-from .scoring import outcome
+from .scoring import final
 from .settle import settle
 from .table import (
     SEED_CALL,
@@ -198,14 +200,27 @@ def start_timer(state: State, at: int) -> tuple[State, list[Event]]:
         "started_ms": at,
         "deadline_ms": at + duration,
     }
-    return new, [{"type": "timer_started", "started_ms": at, "deadline_ms": at + duration}]
+    return new, [
+        {
+            "type": "timer_started",
+            "started_ms": at,
+            "deadline_ms": at + duration,
+            "explanation": explain.timer_started(int(state["options"]["timer_seconds"])),
+        }
+    ]
 
 
 def apply_ready(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     ready = list(state["ready"])
     ready[seat] = True
     state = {**state, "ready": ready}
-    events: list[Event] = [{"type": "ready", "seat": seat}]
+    events: list[Event] = [
+        {
+            "type": "ready",
+            "seat": seat,
+            "explanation": explain.ready(seat, sum(ready), len(ready)),
+        }
+    ]
     if all(ready):
         state, started = start_timer(state, int(state["now_ms"]))
         events += started
@@ -232,13 +247,20 @@ def verify_time_up(state: State, seat: int, move: Move) -> None:
 
 
 def apply_time_up(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
+    up = {
+        "type": "time_up",
+        "at_ms": state["now_ms"],
+        "explanation": explain.time_up(int(state["options"]["timer_seconds"]), len(state["loans"])),
+    }
     state, events = settle(state)
     state = {**state, "phase": "ended", "offers": []}
-    return state, [
-        {"type": "time_up", "at_ms": state["now_ms"]},
-        *events,
-        {"type": "game_over", **outcome(state).to_json()},
-    ]
+    table, result = final(state)
+    over = {
+        "type": "game_over",
+        **result.to_json(),
+        "explanation": explain.final(table, result.winners, result.tie_break),
+    }
+    return state, [up, *events, over]
 
 
 def times_up(state: State, seat: int) -> list[Move]:
@@ -282,8 +304,12 @@ def apply_offer(state: State, seat: int, move: Move) -> tuple[State, list[Event]
         "from": seat,
         "to": move["to"],
         "count": len(move["give"]),
+        "explanation": explain.offered(oid, seat, move["to"], None, move["ask"]),
         "private": _private(
-            (seat, move["to"]), give=[card_json(c) for c in move["give"]], ask=move["ask"]
+            (seat, move["to"]),
+            give=[card_json(c) for c in move["give"]],
+            ask=move["ask"],
+            explanation=explain.offered(oid, seat, move["to"], move["give"], move["ask"]),
         ),
     }
     return {**state, "offers": [*state["offers"], offer], "next_id": nxt}, [event]
@@ -407,9 +433,15 @@ def apply_accept(state: State, seat: int, move: Move) -> tuple[State, list[Event
         "undoes": offer["trade"],
         "seats": [maker, seat],
         "count": len(given),
+        "explanation": explain.traded(
+            tid, offer["id"], offer["trade"], (maker, seat), len(given), None
+        ),
         "private": _private(
             (maker, seat),
             gave=[[card_json(c) for c in offer["give"]], [card_json(c) for c in given]],
+            explanation=explain.traded(
+                tid, offer["id"], offer["trade"], (maker, seat), len(given), (offer["give"], given)
+            ),
         ),
     }
     return new, [event]
@@ -451,9 +483,15 @@ def verify_decline(state: State, seat: int, move: Move) -> None:
 
 
 def apply_decline(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
+    offer = _offer(state, move["offer"])
     remaining = [o for o in state["offers"] if o["id"] != move["offer"]]
     return {**state, "offers": remaining}, [
-        {"type": "offer_declined", "offer": move["offer"], "by": seat}
+        {
+            "type": "offer_declined",
+            "offer": move["offer"],
+            "by": seat,
+            "explanation": explain.declined(offer["id"], offer["from"], seat),
+        }
     ]
 
 
@@ -472,9 +510,15 @@ def verify_withdraw(state: State, seat: int, move: Move) -> None:
 
 
 def apply_withdraw(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
+    offer = _offer(state, move["offer"])
     remaining = [o for o in state["offers"] if o["id"] != move["offer"]]
     return {**state, "offers": remaining}, [
-        {"type": "offer_withdrawn", "offer": move["offer"], "by": seat}
+        {
+            "type": "offer_withdrawn",
+            "offer": move["offer"],
+            "by": seat,
+            "explanation": explain.withdrawn(offer["id"], seat, offer["to"]),
+        }
     ]
 
 
@@ -529,7 +573,13 @@ def apply_propose_undo(state: State, seat: int, move: Move) -> tuple[State, list
         "from": seat,
         "to": other,
         "count": len(back),
-        "private": _private((seat, other), give=[card_json(c) for c in back], ask=offer["ask"]),
+        "explanation": explain.undo_offered(oid, trade["id"], seat, other, None, offer["ask"]),
+        "private": _private(
+            (seat, other),
+            give=[card_json(c) for c in back],
+            ask=offer["ask"],
+            explanation=explain.undo_offered(oid, trade["id"], seat, other, back, offer["ask"]),
+        ),
     }
     return {**state, "offers": [*state["offers"], offer], "next_id": nxt}, [event]
 
@@ -570,7 +620,12 @@ def apply_lend(state: State, seat: int, move: Move) -> tuple[State, list[Event]]
         "lender": seat,
         "debtor": move["to"],
         "count": len(move["cards"]),
-        "private": _private((seat, move["to"]), cards=[card_json(c) for c in move["cards"]]),
+        "explanation": explain.lent(lid, seat, move["to"], len(move["cards"]), None),
+        "private": _private(
+            (seat, move["to"]),
+            cards=[card_json(c) for c in move["cards"]],
+            explanation=explain.lent(lid, seat, move["to"], len(move["cards"]), move["cards"]),
+        ),
     }
     return new, [event]
 
@@ -611,6 +666,7 @@ def apply_call_loan(state: State, seat: int, move: Move) -> tuple[State, list[Ev
             "lender": seat,
             "debtor": loan["debtor"],
             "owed": owed,
+            "explanation": explain.called(loan["id"], seat, loan["debtor"], owed),
         }
     ]
 
@@ -668,7 +724,21 @@ def apply_repay(state: State, seat: int, move: Move) -> tuple[State, list[Event]
         "debtor": seat,
         "count": len(move["cards"]),
         "remaining": loan["outstanding"],
-        "private": _private((seat, loan["lender"]), cards=[card_json(c) for c in move["cards"]]),
+        "explanation": explain.repaid(
+            loan["id"], loan["lender"], seat, len(move["cards"]), loan["outstanding"], None
+        ),
+        "private": _private(
+            (seat, loan["lender"]),
+            cards=[card_json(c) for c in move["cards"]],
+            explanation=explain.repaid(
+                loan["id"],
+                loan["lender"],
+                seat,
+                len(move["cards"]),
+                loan["outstanding"],
+                move["cards"],
+            ),
+        ),
     }
     return new, [event]
 
