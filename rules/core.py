@@ -376,6 +376,9 @@ class GameRules:
     - ``to_act(state)``: seats that may act now (empty once the game is over).
     - ``legal_moves(state, seat)``: every move ``seat`` may make now (where the space
       is finite), each passing ``verify``.
+    - ``move_forms(state, seat)``: where ``legal_moves`` lists only some of them (cards
+      chosen from a hand), how to build every move ``seat`` may make now
+      (:class:`rules.wire.MoveForm`); None: the list is the whole space.
     - ``apply(state, seat, move)``: the new state and the events; never mutates.
     - ``view(state, seat)``: what ``seat`` (or an observer, ``None``) may see.
     - ``scores(state)``: per-seat totals with their evidence.
@@ -429,6 +432,7 @@ class GameRules:
     clock: Clock | None = None
     extras: tuple[Extra, ...] = ()
     dealt: Callable[[State], list[JSON]] = _derived
+    move_forms: Callable[[State, int], list[JSON]] | None = None
 
     def __post_init__(self) -> None:
         derive = {

@@ -598,3 +598,55 @@ def test_every_event_says_what_happened_in_words() -> None:
             assert all(code in faces_named(over) for code in pattern if pattern)
     winner = t.events[-1]["winners"][0]
     assert over.endswith(f"wins with {table[winner]['score']} points.") or "share" in over
+
+
+def forms_of(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    assert GAME.move_forms is not None
+    return GAME.move_forms(state, seat)
+
+
+def members(form: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {m["name"]: m for m in form["members"]}
+
+
+def values(member: dict[str, Any]) -> list[Any]:
+    return [c["value"] for c in member["choices"]]
+
+
+def test_move_forms_say_how_to_build_multi_card_moves() -> None:
+    """Issue 26 §4: legal_moves lists one-card offers and loans; the forms say which
+    cards a seat may give, to whom, how many and what it may ask for, and a three-card
+    offer and its acceptance built from them are legal."""
+    waiting = GAME.setup(5, {"deal": DEAL}, seed=0)
+    assert all(forms_of(waiting, s) == [] for s in range(5))
+    t = Table()
+    forms = forms_of(t.state, 0)
+    assert [f["type"] for f in forms] == ["offer", "lend"]
+    offer = members(forms[0])
+    assert [(c["value"], c["label"]) for c in offer["to"]["choices"]] == [
+        (1, "seat 1, your left"),
+        (4, "seat 4, your right"),
+    ]
+    assert values(offer["give"]) == t.state["hands"][0] and offer["give"]["distinct"]
+    assert (offer["give"]["min_items"], offer["give"]["max_items"]) == (1, 6)
+    assert offer["ask"]["same_length_as"] == "give" and not offer["ask"]["distinct"]
+    assert len(values(offer["ask"])) == 53 and {"any", "QS", "10H"} <= set(values(offer["ask"]))
+    assert offer["give"]["choices"][0] == {"value": t.card("AS"), "label": "A♠"}
+    give = [t.card(c, 0) for c in ("AS", "2S", "3S")]
+    oid = t.offer(0, 1, ["AS", "2S", "3S"], ["7H", "any", "2D"])
+    (accept,) = [f for f in forms_of(t.state, 1) if f["type"] == "accept"]
+    assert members(accept)["offer"]["choices"] == [{"value": oid, "label": f"offer #{oid}"}]
+    hand = t.state["hands"][1]
+    assert members(accept)["give"]["slots"] == [[t.card("7H", 1)], hand, [t.card("2D", 1)]]
+    assert accept["description"] == (
+        f"Accept seat 0's offer #{oid}: A♠, 2♠ and 3♠ for 7♥, any card and 2♦. Give one "
+        "card of yours for each item asked."
+    )
+    t.move(1, {"type": "accept", "offer": oid, "give": [t.card(c, 1) for c in ("2D", "9H", "7H")]})
+    assert set(give) <= set(t.state["hands"][1])
+    loan = t.lend(2, 1, "10C", "JC")
+    t.move(2, {"type": "call_loan", "loan": loan})
+    (repay,) = forms_of(t.state, 1)
+    cards = members(repay)["cards"]
+    assert repay["type"] == "repay" and (cards["min_items"], cards["max_items"]) == (2, 2)
+    assert values(cards) == t.state["hands"][1]

@@ -23,11 +23,12 @@ from typing import Any
 
 from rules import shapes
 from rules.actions import Action, Actions
-from rules.core import Event, Move, RuleViolation, State, left_of, right_of
+from rules.core import JSON, Event, Move, RuleViolation, State, left_of, right_of
 from rules.core import can as core_can
+from rules.wire import choice, form, listed, one
 
 from . import explain, wire
-from .cards import card_code, card_json, face_of, parse_face
+from .cards import FACES, card_code, card_json, card_label, face_of, parse_face
 from .scoring import final
 from .settle import settle
 from .table import (
@@ -175,6 +176,35 @@ def _trading(state: State) -> bool:
 def _neighbours(state: State, seat: int) -> list[int]:
     players = int(state["players"])
     return sorted({left_of(seat, players), right_of(seat, players)})
+
+
+# ---------------------------------------------------------------- move forms --------
+# How to build the moves ``legal_moves`` only samples (``rules.wire.MoveForm``): an
+# offer, a loan, an accept and a repayment name cards the player chooses. Each form
+# holds only what ``verify`` accepts now, so every move built within it is legal.
+ASKS = [choice(card_code(f), card_label(f)) for f in range(FACES)] + [choice("any", "any card")]
+"""What an offer may ask for, item by item: any face, or any card."""
+
+
+def _may(state: State, seat: int, move: Move) -> bool:
+    """Whether what every trading move shares allows ``move`` now (``trading_open``)."""
+    try:
+        trading_open(state, seat, move)
+    except RuleViolation:
+        return False
+    return True
+
+
+def _cards(cards: Sequence[int]) -> list[dict[str, Any]]:
+    return [choice(c, card_label(c)) for c in cards]
+
+
+def _to(state: State, seat: int) -> dict[str, Any]:
+    players = int(state["players"])
+    left, right = left_of(seat, players), right_of(seat, players)
+    return one(
+        "to", [choice(left, f"seat {left}, your left"), choice(right, f"seat {right}, your right")]
+    )
 
 
 # ---------------------------------------------------------------- ready -------------
@@ -328,6 +358,28 @@ def offers(state: State, seat: int) -> list[Move]:
     ]
 
 
+def offer_forms(state: State, seat: int) -> list[JSON]:
+    """Any of the hand's cards to a neighbour, for as many asked faces or 'any'."""
+    hand = state["hands"][seat]
+    mine = sum(1 for o in state["offers"] if o["from"] == seat)
+    if not (_trading(state) and hand and mine < MAX_OPEN_OFFERS):
+        return []
+    if not _may(state, seat, {"type": "offer"}):
+        return []
+    most = min(len(hand), wire.CARDS_PER_MOVE)
+    left, right = _neighbours(state, seat)
+    return [
+        form(
+            "offer",
+            f"Offer seat {left} or seat {right} some of your {len(hand)} cards for as many of "
+            "theirs: ask for each by its face, or for any card (their choice).",
+            _to(state, seat),
+            listed("give", _cards(hand), 1, most),
+            listed("ask", ASKS, 1, most, distinct=False, same_length_as="give"),
+        )
+    ]
+
+
 def read_ask(item: str) -> str:
     """An offer's ask item as stored: ``any`` or a canonical face code (``bad_card`` if
     it names no face)."""
@@ -471,6 +523,47 @@ def accepts(state: State, seat: int) -> list[Move]:
             give = [] if offer["kind"] == "undo" else matching_give(hand, offer["ask"])
             if give is not None:
                 out.append({"type": "accept", "offer": offer["id"], "give": give})
+    return out
+
+
+def accept_forms(state: State, seat: int) -> list[JSON]:
+    """Each offer made to the seat that it can accept: a trade with a card of its hand
+    for each item asked (a face by a card of that face, 'any' by any card); an undo with
+    no card (the rules know which go back)."""
+    if not _trading(state):
+        return []
+    hand = state["hands"][seat]
+    out: list[JSON] = []
+    for offer in state["offers"]:
+        if offer["to"] != seat:
+            continue
+        pick = one("offer", [choice(offer["id"], f"offer #{offer['id']}")])
+        if offer["kind"] == "undo":
+            if core_can(verify, state, seat, {"type": "accept", "offer": offer["id"], "give": []}):
+                text = (
+                    f"Accept seat {offer['from']}'s proposal #{offer['id']} to undo trade "
+                    f"#{offer['trade']}: each of you takes back the cards it gave."
+                )
+                out.append(form("accept", text, pick, listed("give", [], 0, 0)))
+            continue
+        give = matching_give(hand, offer["ask"])
+        move = {"type": "accept", "offer": offer["id"], "give": give}
+        if give is None or not core_can(verify, state, seat, move):
+            continue
+        slots = [
+            [c for c in hand if ask == "any" or card_code(face_of(c)) == ask]
+            for ask in offer["ask"]
+        ]
+        out.append(
+            form(
+                "accept",
+                f"Accept seat {offer['from']}'s offer #{offer['id']}: "
+                f"{explain.labels(offer['give'])} for {explain.asked(offer['ask'])}. Give "
+                "one card of yours for each item asked.",
+                pick,
+                listed("give", _cards(hand), len(slots), len(slots), slots=slots),
+            )
+        )
     return out
 
 
@@ -642,6 +735,23 @@ def loans(state: State, seat: int) -> list[Move]:
     ]
 
 
+def lend_forms(state: State, seat: int) -> list[JSON]:
+    """Any of the hand's cards to a neighbour."""
+    hand = state["hands"][seat]
+    if not (_trading(state) and hand and _may(state, seat, {"type": "lend"})):
+        return []
+    left, right = _neighbours(state, seat)
+    return [
+        form(
+            "lend",
+            f"Lend seat {left} or seat {right} some of your {len(hand)} cards; you may call "
+            "them in at any time.",
+            _to(state, seat),
+            listed("cards", _cards(hand), 1, min(len(hand), wire.CARDS_PER_MOVE)),
+        )
+    ]
+
+
 # ---------------------------------------------------------------- call_loan ---------
 def verify_call_loan(state: State, seat: int, move: Move) -> None:
     trading_open(state, seat, move)
@@ -756,18 +866,54 @@ def repayments(state: State, seat: int) -> list[Move]:
     return out
 
 
+def repay_forms(state: State, seat: int) -> list[JSON]:
+    """Each loan the seat owes: exactly what is due once called, else up to what is
+    owed, in any of its cards."""
+    if not _trading(state):
+        return []
+    hand = state["hands"][seat]
+    out: list[JSON] = []
+    for loan in state["loans"]:
+        if loan["debtor"] != seat or not _may(state, seat, {"type": "repay", "loan": loan["id"]}):
+            continue
+        owed, lender = int(loan["outstanding"]), loan["lender"]
+        if loan["called"]:
+            least = most = min(owed, len(hand))
+            text = (
+                f"Loan #{loan['id']} is called in: return {least} of your cards to seat "
+                f"{lender} before anything else."
+            )
+        elif hand:
+            least, most = 1, min(owed, len(hand))
+            text = (
+                f"Return some of the {owed} cards you owe seat {lender} on loan #{loan['id']} "
+                f"(1 to {most}), any of your cards."
+            )
+        else:
+            continue
+        out.append(
+            form(
+                "repay",
+                text,
+                one("loan", [choice(loan["id"], f"loan #{loan['id']} from seat {lender}")]),
+                listed("cards", _cards(hand), least, most),
+            )
+        )
+    return out
+
+
 # ---------------------------------------------------------------- all of them -------
 ACTIONS = Actions(
     (
         Action(wire.ReadyMove, verify_ready, apply_ready, readies),
-        Action(wire.OfferMove, verify_offer, apply_offer, offers),
-        Action(wire.AcceptMove, verify_accept, apply_accept, accepts),
+        Action(wire.OfferMove, verify_offer, apply_offer, offers, offer_forms),
+        Action(wire.AcceptMove, verify_accept, apply_accept, accepts, accept_forms),
         Action(wire.DeclineMove, verify_decline, apply_decline, declines),
         Action(wire.WithdrawMove, verify_withdraw, apply_withdraw, withdrawals),
         Action(wire.ProposeUndoMove, verify_propose_undo, apply_propose_undo, undo_proposals),
-        Action(wire.LendMove, verify_lend, apply_lend, loans),
+        Action(wire.LendMove, verify_lend, apply_lend, loans, lend_forms),
         Action(wire.CallLoanMove, verify_call_loan, apply_call_loan, loan_calls),
-        Action(wire.RepayMove, verify_repay, apply_repay, repayments),
+        Action(wire.RepayMove, verify_repay, apply_repay, repayments, repay_forms),
         Action(wire.TimeUpMove, verify_time_up, apply_time_up, times_up),
     ),
     before=game_on,

@@ -244,8 +244,11 @@ class Stamp(TypedDict):
 
 
 MOVE_SPACE = (
-    "offer: give any number of your cards to a neighbour and ask for as many (face codes "
-    "or 'any'); lend: any number of your cards to a neighbour."
+    "`moves` lists each offer and each loan of one card, each accept with the first cards "
+    "that meet the ask and each repayment with the first cards of your hand. You may also "
+    "offer any number of your cards to a neighbour and ask for as many (face codes or "
+    "'any'), lend any number, accept with any cards that meet the ask and repay with any "
+    "cards: `forms` says how to build each of these moves now."
 )
 
 
