@@ -318,6 +318,9 @@ class Clock:
     - ``pace(state, seat, moves)``: how long (ms) a bot seat the service plays waits
       before its next move, after ``moves`` moves; ``None``: the service plays no seat
       of this game.
+    - ``answers(state, seat)``: what waits for ``seat``'s answer (an offer made to it, a
+      loan called in), first what it answers first, each as a key naming it and the
+      earliest time (ms) a bot seat answers it: a think time after it came.
     """
 
     public: type
@@ -330,6 +333,7 @@ class Clock:
     started: Callable[[State, int], State]
     stored: Callable[[State], JSON]
     pace: Callable[[State, int, int], int] | None = None
+    answers: Callable[[State, int], list[tuple[str, int]]] | None = None
 
 
 @dataclass(frozen=True)

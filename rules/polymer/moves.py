@@ -768,6 +768,7 @@ def apply_call_loan(state: State, seat: int, move: Move) -> tuple[State, list[Ev
     open_loans = [dict(ln) for ln in state["loans"]]
     loan = next(ln for ln in open_loans if ln["id"] == move["loan"])
     loan["called"] = True
+    loan["called_ms"] = state["now_ms"]  # when the debtor began to owe an answer
     owed = min(int(loan["outstanding"]), len(state["hands"][loan["debtor"]]))
     return {**state, "loans": open_loans}, [
         {
