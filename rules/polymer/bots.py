@@ -65,16 +65,19 @@ def answers(state: State, seat: int) -> list[tuple[str, int]]:
     """What waits for bot seat ``seat``'s answer, in the order it answers (a called loan
     before anything else, then the offers made to it, oldest first): each a key and the
     earliest time (ms, the server's clock) it answers: when it came (the call, the
-    offer) plus a think time drawn as :func:`pace` draws, for this seat and this key.
-    So a bot answers an offer a person's think time after the offer, whatever it did
-    before.
+    offer) plus a think time drawn as :func:`pace` draws, for this seat and this key
+    (as :func:`choose` does, faster when that would end at or after the deadline: in
+    its last millisecond). So a bot answers an offer a person's think time after the
+    offer, whatever it did before.
 
     >>> from rules.rng import new_rng
     >>> state = {"phase": "trading", "options": {"bot_think_min_ms": 1000,
     ...     "bot_think_max_ms": 1200}, "rng": new_rng(3), "loans": [], "offers": [
-    ...     {"id": 4, "from": 0, "to": 1, "at_ms": 50_000}]}
+    ...     {"id": 4, "from": 0, "to": 1, "at_ms": 50_000}], "deadline_ms": 90_000}
     >>> [(key, 51_000 <= at <= 51_200) for key, at in answers(state, 1)], answers(state, 2)
     ([('offer:4', True)], [])
+    >>> answers({**state, "deadline_ms": 50_500}, 1)
+    [('offer:4', 50499)]
     """
     if state["phase"] != "trading":
         return []
@@ -83,7 +86,14 @@ def answers(state: State, seat: int) -> list[tuple[str, int]]:
         called = int(loan.get("called_ms", loan["at_ms"]))  # a call saved before it was timed
         waiting.append((f"call:{loan['id']}:{called}", called))
     waiting += [(f"offer:{o['id']}", int(o["at_ms"])) for o in state["offers"] if o["to"] == seat]
-    return [(key, at + _think_ms(state, f"answer:{seat}:{key}")) for key, at in waiting]
+    deadline = state["deadline_ms"]
+    out = []
+    for key, at in waiting:
+        ready = at + _think_ms(state, f"answer:{seat}:{key}")
+        if deadline is not None and ready >= int(deadline):
+            ready = max(at, int(deadline) - 1)  # it thinks faster: it answers in time
+        out.append((key, ready))
+    return out
 
 
 def _think_ms(state: State, label: str) -> int:
