@@ -2,7 +2,7 @@
 and how many Redis round trips a bot move costs.
 
     .venv/bin/python -m bench.polymer_bots [--levels 2,4,8,16,32,64] [--seats 15]
-                                           [--seconds 20]
+                                           [--seconds 20] [--answers 10]
 
 1. **Round trips** (in process, exact): a 15-seat session with 14 `trading` bots is
    played by calling the due-work runner directly, counting every request the Redis
@@ -16,6 +16,11 @@ and how many Redis round trips a bot move costs.
    taken by a worker). The bots keep their pace while that lag stays within 10% of
    their mean think time (275 ms; p95 over the samples). Bot moves per second come
    from the sessions' versions.
+3. **Answers** (the same instance, before the capacity levels): one 5-seat session,
+   seats 1-4 `trading` bots (think time 1.5-4 s), seat 0 offers one card for "any" to
+   a neighbouring bot, waits for the answer (accepted or declined), and again,
+   ``--answers`` times: how long after each offer the bot answered, by the server's
+   clock (the steps' times in the session's record).
 
 Every key is written under a prefix of the benchmark's own and deleted at the end;
 the server is stopped by PID.
@@ -75,6 +80,48 @@ def round_trips(url: str, seats: int) -> tuple[float, int]:
     return trips.count / max(moves, 1), moves
 
 
+def answers(port: int, offers: int) -> list[int]:
+    """How long (ms, server clock) after each of ``offers`` offers a bot answered it."""
+    client = Client(port)
+    body = {"players": 5, "seed": 1, "options": {"timer_seconds": 600},
+            "bots": {str(s): "trading" for s in range(1, 5)}}  # fmt: skip
+    status, data, _ = client.post("/v1/polymer/sessions", json.dumps(body).encode())
+    assert status == 201, data
+    made = json.loads(data)
+    url = f"/v1/polymer/sessions/{made['session_id']}"
+    auth = {"Authorization": f"Bearer {made['seats'][0]['seat_token']}"}
+    time.sleep(1.0)  # the bots declare themselves ready
+    delays: list[int] = []
+    for n in range(offers + 1):  # the first move is seat 0's ready
+        while True:  # a bot may move first: read again and send again
+            view = json.loads(Client(port).get(f"{url}?seat=0", auth)[1])
+            move: dict[str, Any] = {"type": "ready"}
+            if n:
+                card = view["view"]["you"]["hand"][0]["id"]
+                move = {"type": "offer", "to": (1, 4)[n % 2], "give": [card], "ask": ["any"]}
+            payload = {"seat": 0, "version": view["version"], "move": move}
+            status, data, _ = Client(port).post(f"{url}/moves", json.dumps(payload).encode(), auth)
+            if status != 409:
+                break
+        assert status == 200, data
+        if not n:
+            continue
+        answer = json.loads(data)
+        offer, at = answer["events"][0]["offer"], answer["server_now_ms"]
+        while True:
+            record = json.loads(Client(port).get(f"{url}/record?seat=0", auth)[1])["record"]
+            done = [
+                step["at"] for step in record["steps"]
+                for e in step["events"]
+                if e["type"] in ("offer_declined", "trade_executed") and e.get("offer") == offer
+            ]  # fmt: skip
+            if done:
+                delays.append(done[0] - at)
+                break
+            time.sleep(0.05)
+    return delays
+
+
 def capacity(port: int, r: redis.Redis, due_key: str, sessions: int, seats: int,
              seconds: float) -> dict[str, float]:  # fmt: skip
     client = Client(port)
@@ -132,6 +179,7 @@ def main() -> int:
     parser.add_argument("--levels", default="2,4,8,16,32,64")
     parser.add_argument("--seats", type=int, default=15)
     parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--answers", type=int, default=10)
     args = parser.parse_args()
     env = bench_env()
     url = env["REDIS_URL"]
@@ -147,6 +195,11 @@ def main() -> int:
     print(f"{'sessions':>8} {'bots':>5} {'bot moves/s':>11} {'lag p50':>8} {'lag p95':>8} "
           f"{'lag max':>8}  pace")  # fmt: skip
     try:
+        if args.answers:
+            delays = answers(port, args.answers)
+            quick = sum(1 for d in delays if d < 1500)
+            print(f"offers answered by a bot (think 1.5-4 s), ms after the offer: {delays}; "
+                  f"{quick} of {len(delays)} within 1.5 s")  # fmt: skip
         for level in (int(x) for x in args.levels.split(",")):
             row = capacity(port, r, f"{prefix}{{due}}", level, args.seats, args.seconds)
             kept = "kept" if row["lag_p95"] <= KEEPS_PACE else "LOST"

@@ -36,15 +36,20 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.core import Event, Move, RuleViolation, State, can, check_seat, move_parser
+from rules.core import JSON, Event, Move, RuleViolation, State, can, check_seat, move_parser
 from rules.shapes import shape, tag_of
 
 Verify = Callable[[State, int, Move], None]
 Effect = Callable[[State, int, Move], tuple[State, list[Event]]]
 Candidates = Callable[[State, int], Iterable[Move]]
+Forms = Callable[[State, int], Iterable[JSON]]
 
 
 def _no_candidates(state: State, seat: int) -> Iterable[Move]:
+    return ()
+
+
+def _no_forms(state: State, seat: int) -> Iterable[JSON]:
     return ()
 
 
@@ -61,13 +66,17 @@ class Action:
     - ``apply(state, seat, move)``: the new state and the events (``move`` verified);
     - ``candidates(state, seat)``: the moves of this type worth trying now; the ones
       ``verify`` accepts are legal (an empty enumeration: the move space is described
-      instead, ``Wire.move_space``).
+      instead, ``Wire.move_space``);
+    - ``forms(state, seat)``: where the candidates are only some of the legal moves
+      (cards chosen from a hand), how to build every one of them now
+      (:class:`rules.wire.MoveForm`; ``GameRules.move_forms``).
     """
 
     shape: type
     verify: Verify
     apply: Effect
     candidates: Candidates = _no_candidates
+    forms: Forms = _no_forms
 
     @property
     def name(self) -> str:
@@ -121,6 +130,16 @@ class Actions:
                     continue
                 out.append(move)
         return out
+
+    def move_forms(self, state: State, seat: int) -> list[JSON]:
+        """How to build the moves the candidates only sample, type by type (none while
+        the seat must wait)."""
+        check_seat(state, seat)
+        try:
+            self.before(state, seat)
+        except RuleViolation:
+            return []
+        return [form for kind in self.kinds for form in kind.forms(state, seat)]
 
     def apply(self, state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
         """Parse, verify and apply ``move``; never mutates ``state``."""

@@ -318,6 +318,9 @@ class Clock:
     - ``pace(state, seat, moves)``: how long (ms) a bot seat the service plays waits
       before its next move, after ``moves`` moves; ``None``: the service plays no seat
       of this game.
+    - ``answers(state, seat)``: what waits for ``seat``'s answer (an offer made to it, a
+      loan called in), first what it answers first, each as a key naming it and the
+      earliest time (ms) a bot seat answers it: a think time after it came.
     """
 
     public: type
@@ -330,6 +333,7 @@ class Clock:
     started: Callable[[State, int], State]
     stored: Callable[[State], JSON]
     pace: Callable[[State, int, int], int] | None = None
+    answers: Callable[[State, int], list[tuple[str, int]]] | None = None
 
 
 @dataclass(frozen=True)
@@ -376,6 +380,9 @@ class GameRules:
     - ``to_act(state)``: seats that may act now (empty once the game is over).
     - ``legal_moves(state, seat)``: every move ``seat`` may make now (where the space
       is finite), each passing ``verify``.
+    - ``move_forms(state, seat)``: where ``legal_moves`` lists only some of them (cards
+      chosen from a hand), how to build every move ``seat`` may make now
+      (:class:`rules.wire.MoveForm`); None: the list is the whole space.
     - ``apply(state, seat, move)``: the new state and the events; never mutates.
     - ``view(state, seat)``: what ``seat`` (or an observer, ``None``) may see.
     - ``scores(state)``: per-seat totals with their evidence.
@@ -432,6 +439,7 @@ class GameRules:
     extras: tuple[Extra, ...] = ()
     dealt: Callable[[State], list[JSON]] = _derived
     situation: Callable[[State, int], JSON] | None = None
+    move_forms: Callable[[State, int], list[JSON]] | None = None
 
     def __post_init__(self) -> None:
         derive = {

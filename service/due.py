@@ -116,6 +116,15 @@ class DueWork:
         if items:
             self.backend.client.zadd(self.key, items, lt=True)
 
+    def reschedule(self, items: dict[str, int]) -> None:
+        """Make each item (member -> due ms) due exactly at its time, sooner or later than
+        it was: for work whose time a new fact sets (a bot seat that was just made an
+        offer thinks about it from now). An item being run meanwhile is due then too; its
+        run's own next time can only bring it sooner (``release``), so its handler must
+        itself wait for what is not yet due (``realtime.bot_turn`` does)."""
+        if items:
+            self.backend.client.zadd(self.key, items)
+
     def when(self, member: str) -> int | None:
         score = self.backend.client.zscore(self.key, member)
         return None if score is None else int(score)

@@ -124,7 +124,7 @@ def stateless(api: GameApi) -> dict[str, dict[str, Any]]:
             "seat": seat,
             "version": 0,
             "moves": game.legal_moves(state, seat)[:8],
-            "move_space": api.move_space,
+            "move_space": api.move_space(state, seat),
         },
         "view": {"version": 1, **_turn(game, p["after"]), "view": game.view(p["after"], None)},
         "scores": {
@@ -183,7 +183,7 @@ def sessions(api: GameApi) -> dict[str, dict[str, Any]]:
             "seat": seat,
             "version": 0,
             "moves": game.legal_moves(state, seat)[:8],
-            "move_space": api.move_space,
+            "move_space": api.move_space(state, seat),
         },
         "scores": {
             **sid,

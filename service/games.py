@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from rules.core import Clock, Game, GameInfo
+from rules.core import JSON, Clock, Game, GameInfo, State
 from rules.registry import GAMES
 
 from .schemas.contract import GameDocs, game_docs
@@ -54,9 +54,18 @@ class GameApi:
         clock = self.game.clock
         return clock is None or clock.pace is not None
 
-    @property
-    def move_space(self) -> str | None:
-        return self.game.wire.move_space
+    def move_space(self, state: State, seat: int) -> JSON | None:
+        """What ``legal_moves`` leaves out for ``seat`` now (``rules.wire.MoveSpace``):
+        the game's words and how to build each such move (no forms while the seat must
+        wait); None for a game whose list is its whole move space."""
+        game = self.game
+        if game.wire.move_space is None and game.move_forms is None:
+            return None
+        forms = game.move_forms if seat in game.to_act(state) else None
+        return {
+            "description": game.wire.move_space or "",
+            "forms": forms(state, seat) if forms is not None else [],
+        }
 
     @property
     def example(self) -> dict[str, Any]:

@@ -195,7 +195,7 @@ def _legal(t: Table, seat: int | None, body: Mapping[str, Any]) -> dict[str, Any
     game, state = t.api.game, t.state
     assert seat is not None
     moves = game.legal_moves(state, seat) if seat in game.to_act(state) else []
-    return {"seat": seat, "moves": moves, "move_space": t.api.move_space}
+    return {"seat": seat, "moves": moves, "move_space": t.api.move_space(state, seat)}
 
 
 def _scores(t: Table, seat: int | None, body: Mapping[str, Any]) -> dict[str, Any]:
@@ -252,16 +252,15 @@ LEGAL_MOVES = Operation(
     path="legal-moves",
     summary="List every move the seat may make now (empty when it must wait).",
     description="Each listed move passes the same checks as `/moves`; send one back as is. "
-    "Where the move space is too large to list, `move_space` says what else is legal.",
+    "Where the move space is too large to list, `move_space` says what else is legal, and "
+    "`move_space.forms` how to build each such move (which cards, to whom, how many, what "
+    "to ask for): every move built within a form is legal now.",
     seat="required",
     body=lambda api: {},
     answer=lambda api: {
         "seat": c.integer("The seat asked about.", minimum=0),
         "moves": {"type": "array", "items": api.docs.move, "description": "The legal moves."},
-        "move_space": {
-            "type": ["string", "null"],
-            "description": "Where `moves` cannot list every move: what else is legal.",
-        },
+        "move_space": c.MOVE_SPACE,
     },
     codes=lambda api: {},
     read=_legal,

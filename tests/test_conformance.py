@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import copy
 import functools
-from collections.abc import Iterator, Sequence
+import random
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 from unittest import mock
@@ -26,7 +27,7 @@ from rules import shapes
 from rules.core import Game, RuleViolation, events_for
 from rules.match import NextRoundMove
 from rules.registry import GAMES
-from rules.wire import Outcome
+from rules.wire import MoveForm, Outcome
 from rules.zones import Layout, Place, Seen, Zones, named_cards
 from service.tokens import Envelope, Sealer
 
@@ -141,6 +142,109 @@ def answers_match_the_declarations(game: Game, state: dict[str, Any]) -> None:
     for seat in game.to_act(state):
         for move in game.legal_moves(state, seat):
             declared(moves, move, f"legal move {move}")
+    forms_build_legal_moves(game, state)
+
+
+def forms_build_legal_moves(game: Game, state: dict[str, Any]) -> None:
+    """A game's move forms (``GameRules.move_forms``) are as declared, every move built
+    within one is legal (the smallest, the largest and a random one of each form), and
+    every listed move of a type that has forms lies within one of them."""
+    if game.move_forms is None:
+        return
+    pick = random.Random(repr(state["rng"]))
+    for seat in range(int(state["players"])):
+        forms = game.move_forms(state, seat)
+        if seat not in game.to_act(state):
+            assert forms == [], f"seat {seat} must wait but has forms {forms}"
+        for form in forms:
+            declared(MoveForm, form, f"a move form of seat {seat}")
+            for size in ("least", "most", "any"):
+                move = build(form, size, pick)
+                try:
+                    game.verify(state, seat, game.parse_move(move))
+                except RuleViolation as err:
+                    pytest.fail(f"{move} built in a form of seat {seat} is refused: {err}")
+        typed = {form["type"] for form in forms}
+        for move in game.legal_moves(state, seat):
+            if move["type"] in typed:
+                assert any(fits(move, f) for f in forms), f"{move} is in no form of seat {seat}"
+
+
+def build(form: Mapping[str, Any], size: str, pick: random.Random) -> dict[str, Any]:
+    """A move built within ``form``: every list as short, as long, or as long as chance
+    says (a list as long as another follows it), its values drawn from its choices."""
+    move: dict[str, Any] = {"type": form["type"]}
+    members = sorted(form["members"], key=lambda m: m["same_length_as"] is not None)
+    for member in members:
+        values = [c["value"] for c in member["choices"]]
+        if not member["many"]:
+            move[member["name"]] = pick.choice(values)
+            continue
+        least, most = member["min_items"], member["max_items"]
+        if member["same_length_as"] is not None:
+            n = len(move[member["same_length_as"]])
+        else:
+            n = {"least": least, "most": most, "any": pick.randint(least, most)}[size]
+        slots = member["slots"] or [values] * n
+        move[member["name"]] = assign(slots[:n], member["distinct"], pick)
+    return move
+
+
+def assign(slots: Sequence[Sequence[Any]], distinct: bool, pick: random.Random) -> list[Any]:
+    """One value from each slot, in order (no value twice when ``distinct``), chosen at
+    random; the search backs up where a choice leaves a later slot with none."""
+    if not slots or (distinct and len({v for s in slots for v in s}) < len(slots)):
+        return []  # nothing to choose, or fewer values than slots
+    for value in pick.sample(list(slots[0]), len(slots[0])):
+        rest = [[v for v in s if not (distinct and v == value)] for s in slots[1:]]
+        if all(rest):
+            tail = assign(rest, distinct, pick)
+            if len(tail) == len(rest):
+                return [value, *tail]
+    return []
+
+
+def fits(move: Mapping[str, Any], form: Mapping[str, Any]) -> bool:
+    """Whether ``move`` lies within ``form`` (a list's items may come in any order)."""
+    if move["type"] != form["type"] or not set(move) - {"type"} <= {
+        m["name"] for m in form["members"]
+    }:
+        return False
+    for member in form["members"]:
+        allowed = {c["value"] for c in member["choices"]}
+        given = move.get(member["name"], [] if member["many"] else None)
+        if not member["many"]:
+            if given not in allowed:
+                return False
+            continue
+        if not member["min_items"] <= len(given) <= member["max_items"]:
+            return False
+        if not set(given) <= allowed or (member["distinct"] and len(set(given)) < len(given)):
+            return False
+        other = member["same_length_as"]
+        if other is not None and len(given) != len(move[other]):
+            return False
+        if member["slots"] is not None and not matched(given, member["slots"]):
+            return False
+    return True
+
+
+def matched(items: Sequence[Any], slots: Sequence[Sequence[Any]]) -> bool:
+    """Whether each item can take a slot of its own that allows it (a matching)."""
+    if len(items) != len(slots):
+        return False
+    owner: dict[int, int] = {}
+
+    def place(i: int, seen: set[int]) -> bool:
+        for j, slot in enumerate(slots):
+            if items[i] in slot and j not in seen:
+                seen.add(j)
+                if j not in owner or place(owner[j], seen):
+                    owner[j] = i
+                    return True
+        return False
+
+    return all(place(i, set()) for i in range(len(items)))
 
 
 def events_match_the_declarations(game: Game, state: dict[str, Any], events: list[Any]) -> None:

@@ -21,10 +21,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
-from .conftest import auth
+from rules.polymer.bots import answers
+from rules.records import Step
+from service import create_app
+from service.app import in_context
+from service.due import DueWork
+from service.sessions import realtime
+from service.sessions.schedule import bot_member
+
+from .conftest import KEY_A, TEST_PREFIX, auth, make_settings
 from .test_gunicorn import call, serve
+from .test_polymer_service import stored_state
 
 pytestmark = [pytest.mark.redis]
 BASE = "/v1/polymer/sessions"
@@ -247,6 +257,137 @@ def _gunicorn_master(port: int) -> int:
         if f"socket:[{inode}]" in links:
             return os.getpgid(int(pid))
     raise AssertionError(f"no process holds the socket of port {port}")
+
+
+# ------------------------------------------------------------- think time from an offer --
+THINK = {"bot_think_min_ms": 300, "bot_think_max_ms": 600}
+
+
+@pytest.fixture()
+def own_due(redis_url: str) -> Iterator[Flask]:
+    """An app whose due work nobody else runs (a key prefix of its own, no runner): the
+    test runs it, on the real Redis and its clock."""
+    prefix = f"{TEST_PREFIX}think-{os.urandom(4).hex()}:"
+    yield create_app(make_settings(KEY_A, redis_url=redis_url, redis_key_prefix=prefix))
+
+
+def run_due(app: Flask) -> int:
+    due: DueWork = app.extensions["chemgames.due"]
+    return due.run_due(in_context(app))
+
+
+def started_against_bots(client: FlaskClient, app: Flask, seed: int) -> tuple[str, Any, int]:
+    """A 5-seat session, seats 1-4 trading bots thinking 300-600 ms, the timer started
+    by the human seat 0: (session id, seat 0's header, version)."""
+    bots = {str(s): "trading" for s in (1, 2, 3, 4)}
+    options = {"timer_seconds": 600, **THINK}
+    made = client.post(
+        BASE, json={"players": 5, "seed": seed, "bots": bots, "options": options}
+    ).get_json()
+    sid, me = made["session_id"], auth(made["seats"][0]["seat_token"])
+    assert run_due(app) == 4  # the bots declare themselves ready
+    version = client.get(f"{BASE}/{sid}").get_json()["version"]
+    ready = {"seat": 0, "version": version, "move": {"type": "ready"}}
+    started = client.post(f"{BASE}/{sid}/moves", json=ready, headers=me).get_json()
+    assert started["phase"] == "trading", started
+    return sid, me, started["version"]
+
+
+def move(client: FlaskClient, sid: str, me: Any, version: int, move: Any) -> dict[str, Any]:
+    body = {"seat": 0, "version": version, "move": move}
+    answer = client.post(f"{BASE}/{sid}/moves", json=body, headers=me).get_json()
+    assert "version" in answer, answer
+    return answer  # type: ignore[no-any-return]
+
+
+def test_a_bot_seat_answers_an_offer_a_think_time_after_it(own_due: Flask) -> None:
+    """Issue 26 §4: a bot that was just made an offer is due a think time after that
+    moment, by the server's clock, not after its previous move; run sooner, it keeps
+    thinking; it answers no earlier than that."""
+    app, due = own_due, own_due.extensions["chemgames.due"]
+    client = app.test_client()
+    sid, me, version = started_against_bots(client, app, seed=3)
+    seat4 = due.when(bot_member("polymer", sid, 4))
+    card = client.get(f"{BASE}/{sid}?seat=0", headers=me).get_json()["view"]["you"]["hand"][0]
+    offer = {"type": "offer", "to": 1, "give": [card["id"]], "ask": ["any"]}
+    made_offer = move(client, sid, me, version, offer)
+    offered_at, offer_id = made_offer["server_now_ms"], made_offer["events"][0]["offer"]
+    answer_due = due.when(bot_member("polymer", sid, 1))
+    # the offer's time plus the think time the rules draw for this seat and this offer
+    assert [answer_due] == [at for _, at in answers(stored_state(app, sid), 1)]
+    assert 300 <= answer_due - offered_at <= 600, (answer_due, offered_at)
+    assert due.when(bot_member("polymer", sid, 4)) == seat4  # nothing new for seat 4
+    with app.app_context():  # run before its time (as a claim made earlier would)
+        assert realtime.bot_turn(f"polymer/{sid}/1") == answer_due  # still thinking
+    assert client.get(f"{BASE}/{sid}").get_json()["version"] == made_offer["version"]
+    store = app.extensions["chemgames.store"]
+    answered: list[Step] = []
+    began = time.monotonic()
+    while not answered:  # the runner's work, done here until seat 1 has answered
+        assert time.monotonic() - began < 10, "seat 1 never answered the offer"
+        run_due(app)
+        steps = [Step.expand(raw) for raw in store.steps(sid)]
+        answered = [
+            step for step in steps
+            if step.seat == 1 and step.move and step.move.get("offer") == offer_id
+        ]  # fmt: skip
+        time.sleep(0.05)
+    assert answered[0].at is not None and answered[0].at >= answer_due
+
+
+def test_a_bot_seat_repays_a_called_loan_a_think_time_after_the_call(own_due: Flask) -> None:
+    app, due = own_due, own_due.extensions["chemgames.due"]
+    client = app.test_client()
+    sid, me, version = started_against_bots(client, app, seed=4)
+    card = client.get(f"{BASE}/{sid}?seat=0", headers=me).get_json()["view"]["you"]["hand"][0]
+    lent = move(client, sid, me, version, {"type": "lend", "to": 4, "cards": [card["id"]]})
+    loan = lent["events"][0]["loan"]
+    called = move(client, sid, me, lent["version"], {"type": "call_loan", "loan": loan})
+    assert called["events"][0]["type"] == "loan_called"
+    due_at = due.when(bot_member("polymer", sid, 4))
+    assert [due_at] == [at for _, at in answers(stored_state(app, sid), 4)]
+    assert 300 <= due_at - called["server_now_ms"] <= 600
+
+
+def test_offers_to_bots_on_a_server_are_answered_a_think_time_after_each(server: int) -> None:
+    """The issue's trial, on the real server and its runner: a student offers a card to a
+    neighbouring bot, waits for the answer, and again; every answer comes at least the
+    least think time after its offer, by the server's clock (before, most came sooner:
+    the think time ran from the bot's previous move)."""
+    made = create(server, 5, {str(s): "trading" for s in (1, 2, 3, 4)}, timer_seconds=60,
+                  **PACE)  # fmt: skip
+    sid, token = made["session_id"], made["seats"][0]["seat_token"]
+    listener = Listener(server, sid).start()
+    ready(server, made)
+    offers: dict[int, int] = {}  # offer id -> its server time
+    for n in range(6):
+        offer_id = None
+        while offer_id is None:  # a bot's move may come first: read again and resend
+            status, view = call(server, "GET", f"{BASE}/{sid}?seat=0", token=token)
+            card = view["view"]["you"]["hand"][0]["id"]
+            move = {"type": "offer", "to": (1, 4)[n % 2], "give": [card], "ask": ["any"]}
+            body = {"seat": 0, "version": view["version"], "move": move}
+            status, answer = call(server, "POST", f"{BASE}/{sid}/moves", body, token)
+            assert status in (200, 409), answer
+            if status == 200:
+                offer_id = answer["events"][0]["offer"]
+                offers[offer_id] = answer["server_now_ms"]
+        waited = time.monotonic()
+        while offer_id not in answered_at(listener):
+            assert time.monotonic() - waited < 10, f"offer {offer_id} was never answered"
+            time.sleep(0.05)
+    late = {o: answered_at(listener)[o] - at for o, at in offers.items()}
+    assert all(ms >= PACE["bot_think_min_ms"] for ms in late.values()), late
+
+
+def answered_at(listener: Listener) -> dict[int, int]:
+    """Each offer answered on the stream (accepted or declined) -> the server's time."""
+    return {
+        e.get("offer", 0): update["server_now_ms"]
+        for update in listener.updates()
+        for e in update["events"]
+        if e["type"] in ("offer_declined", "trade_executed")
+    }
 
 
 # ------------------------------------------------------------- host-driven bot moves --

@@ -1,8 +1,9 @@
 """Property tests: many full Polymer games with bots, 5 to 15 seats, on a logical clock.
 
 After every move: every card is in exactly one place, each seat holds its start count
-plus what it borrowed minus what it lent, nobody sees a hand it should not, and a
-refused move changes nothing. At the end: loans are settled, counts are back to the
+plus what it borrowed minus what it lent, nobody sees a hand it should not, every
+event's sentence names only cards its receiver may know, and a refused move changes
+nothing. At the end: loans are settled, counts are back to the
 start, every hand is shown to every seat and an observer, and each seat's score is
 recomputed here from its reported arrangement.
 """
@@ -16,10 +17,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.core import RuleViolation
+from rules.core import RuleViolation, events_for
 from rules.polymer import GAME
-from rules.polymer.cards import ids_for_codes
+from rules.polymer.cards import card_code, ids_for_codes
 from rules.polymer.patterns import best_arrangement, table_scores, validate_arrangement
+
+from .test_polymer_rules import faces_named, faces_shown
 
 
 def longest_possible(hand: list[int]) -> int:
@@ -81,6 +84,26 @@ def check_views(state: dict[str, Any]) -> None:
             assert ("cards" in loan) == (seat in (loan["lender"], loan["debtor"]) or ended)
         for trade in seen["trades"]:
             assert ("gave" in trade) == (seat in trade["seats"] or ended)
+
+
+def check_explanations(
+    before: dict[str, Any], after: dict[str, Any], events: list[dict[str, Any]]
+) -> None:
+    """Every event explains itself, and its sentence, as each seat (and an observer)
+    receives it, names only faces that seat may know: shown by the event as it
+    receives it, in its own hand, or in its view before or after the move (an offer's
+    cards to its two seats; every hand once time is up)."""
+    for seat in [None, *range(int(after["players"]))]:
+        own = {
+            card_code(c) for state in (before, after) if seat is not None
+            for c in state["hands"][seat]
+        }  # fmt: skip
+        for event in events_for(events, seat):
+            named = faces_named(event["explanation"])
+            if named <= faces_shown(event) | own:
+                continue
+            known = faces_shown(GAME.view(before, seat)) | faces_shown(GAME.view(after, seat))
+            assert named <= faces_shown(event) | own | known, (seat, event)
 
 
 def recompute(state: dict[str, Any], table: list[dict[str, Any]] | None = None) -> None:
@@ -150,9 +173,10 @@ def play(players: int, seed: int, timer: int, bots: list[str], noise: list[int])
                 state, _ = GAME.apply(state, seat, junk)
             except RuleViolation:
                 assert repr(state) == before
-        move, state = GAME.bot_move(state, seat, bots[seat % len(bots)])
-        state, events = GAME.apply(state, seat, move)
+        move, chosen = GAME.bot_move(state, seat, bots[seat % len(bots)])
+        state, events = GAME.apply(chosen, seat, move)
         assert all("type" in e for e in events)
+        check_explanations(chosen, state, events)
         if state["phase"] == "trading" and not big_and_alone(state["hands"]):
             # what the table would score if these hands were the final ones
             recompute(state, table_scores(state["hands"]))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any
 
 import pytest
@@ -179,7 +180,11 @@ def test_settlement_when_the_lent_card_has_moved_on() -> None:
     settled = [e for e in events if e["type"] == "loan_settled"]
     assert [(e["loan"], e["lender"], e["debtor"]) for e in settled] == [(loan, 0, 1)]
     assert [c["code"] for c in settled[0]["cards"]] == ["10C"]
-    assert t.state["settlement"] == [{k: v for k, v in settled[0].items() if k != "type"}]
+    kept = {k: v for k, v in settled[0].items() if k not in ("type", "explanation")}
+    assert t.state["settlement"] == [kept]
+    assert (
+        settled[0]["explanation"] == "Time ran out with loan #1 open: seat 1 returns 10♣ to seat 0."
+    )
     assert t.card("10C", 0) in t.state["hands"][0]
     assert t.card("AS", 2) in t.state["hands"][2]  # the ace stays where it was traded
     assert [len(h) for h in t.state["hands"]] == [6] * 5
@@ -273,6 +278,31 @@ def parties(event: dict[str, Any]) -> set[int]:
     return {int(event[k]) for k in keys if k in event} | set(event.get("seats", []))
 
 
+LABEL = re.compile("(10|[2-9AJQK])([♣♦♥♠])")
+SUIT_LETTER = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+
+
+def faces_named(text: str) -> set[str]:
+    """The faces a sentence names, by their labels (``Q♠``), as face codes (``QS``)."""
+    return {rank + SUIT_LETTER[suit] for rank, suit in LABEL.findall(text)}
+
+
+def faces_shown(value: Any) -> set[str]:
+    """The faces a view or an event shows: its card objects and its asks."""
+    found: set[str] = set()
+    if isinstance(value, dict):
+        if "id" in value and "code" in value:
+            found.add(str(value["code"]))
+        for key, item in value.items():
+            if key == "ask" and isinstance(item, list):
+                found |= {str(a).upper() for a in item if str(a).lower() != "any"}
+            found |= faces_shown(item)
+    elif isinstance(value, list):
+        for item in value:
+            found |= faces_shown(item)
+    return found
+
+
 def test_events_name_cards_only_to_the_seats_concerned() -> None:
     t = busy()
     assert {e["type"] for e in t.events} >= {
@@ -281,10 +311,16 @@ def test_events_name_cards_only_to_the_seats_concerned() -> None:
     for event in t.events:
         (public,) = events_for([event], None)
         assert card_ids(public) == set(), public  # what the event stream may carry
+        assert faces_named(public["explanation"]) == set(), public
         for seat in range(5):
             (mine,) = events_for([event], seat)
             if seat not in parties(event):
                 assert card_ids(mine) == set(), (seat, event)
+                assert mine["explanation"] == public["explanation"], (seat, event)
+            else:  # the sentence names only the cards (and asks) the event shows the seat
+                assert faces_named(mine["explanation"]) <= faces_shown(mine), (seat, mine)
+            if card_ids(mine):
+                assert faces_named(mine["explanation"]) == faces_shown(mine), (seat, mine)
     offer_made = next(e for e in t.events if e["type"] == "offer_made")
     offered = next(o for o in GAME.view(t.state, offer_made["to"])["offers"] if "give" in o)
     for seat in (offer_made["from"], offer_made["to"]):
@@ -495,3 +531,122 @@ def test_the_session_clock_block_is_as_declared() -> None:
     t.lend(0, 1, "AS")
     for state in (GAME.setup(5, {"deal": DEAL}, seed=0), t.state):
         shapes.parse(CLOCK.block(state, 1_700_000_000_000), wire.SessionClock)
+
+
+def test_every_event_says_what_happened_in_words() -> None:
+    """Issue 26 §4: each event type carries a sentence; a trade's names the cards to its
+    two seats only; time up ends with each seat's arrangement and score."""
+    state = GAME.setup(5, {"deal": DEAL, "timer_seconds": 90}, seed=0)
+    events: list[dict[str, Any]] = []
+    for seat in range(5):
+        state, more = GAME.apply(state, seat, {"type": "ready", "at": 0})
+        events += more
+    t = Table()
+    t.state, t.events = state, events
+    oid = t.offer(2, 3, ["10C"], ["AH"])
+    (trade,) = t.move(3, {"type": "accept", "offer": oid, "give": [t.card("AH", 3)]})
+    t.move(2, {"type": "propose_undo", "trade": trade["trade"]})
+    t.move(3, {"type": "accept", "offer": t.events[-1]["offer"]})
+    t.move(4, {"type": "decline", "offer": t.offer(0, 4, ["AS"], ["any"])})
+    t.move(0, {"type": "withdraw", "offer": t.offer(0, 1, ["2S", "3S"], ["7H", "any"])})
+    loan = t.lend(0, 1, "AS", "2S")
+    t.move(0, {"type": "call_loan", "loan": loan})
+    t.move(1, {"type": "repay", "loan": loan, "cards": [t.card("9H", 1), t.card("AS", 1)]})
+    t.lend(1, 2, "7H")
+    t.time_up()
+    declared_types = {shapes.tag_of(shapes.shape(e)) for e in wire.WIRE.events}
+    assert {e["type"] for e in t.events} == declared_types
+    assert all(e["explanation"] for e in t.events)
+
+    def said(event: dict[str, Any], seat: int | None) -> str:
+        return str(events_for([event], seat)[0]["explanation"])
+
+    assert said(t.events[4], None) == "Seat 4 is ready (5 of 5 seats)."
+    assert said(t.events[5], None).startswith("The timer starts: 1 minute 30 seconds to trade")
+    assert (
+        said(trade, 2)
+        == said(trade, 3)
+        == ("Seat 3 accepts seat 2's offer #1 (trade #2): seat 2 gives 10♣, seat 3 gives A♥.")
+    )
+    assert (
+        said(trade, None)
+        == said(trade, 0)
+        == ("Seat 3 accepts seat 2's offer #1: they swap 1 card each (trade #2).")
+    )
+    called = next(e for e in t.events if e["type"] == "loan_called")
+    assert said(called, None) == (
+        f"Seat 0 calls in loan #{loan}: seat 1 must return 2 cards to seat 0 before it may "
+        "do anything else."
+    )
+    repaid = next(e for e in t.events if e["type"] == "loan_repaid")
+    assert (
+        said(repaid, 0)
+        == f"Seat 1 returns 9♥ and A♠ to seat 0 on loan #{loan}; the loan is closed."
+    )
+    assert (
+        said(repaid, 4) == f"Seat 1 returns 2 cards to seat 0 on loan #{loan}; the loan is closed."
+    )
+    settled = next(e for e in t.events if e["type"] == "loan_settled")
+    assert said(settled, None) == (
+        f"Time ran out with loan #{settled['loan']} open: seat 2 returns 7♥ to seat 1."
+    )
+    over = said(t.events[-1], None)
+    table = GAME.scores(t.state)["seats"]
+    for row in table:  # every seat's arrangement, its patterns and its score
+        assert f"Seat {row['seat']} " in over and f"= {row['score']} point" in over
+        for pattern in [row["arrangement"]["longest"], *row["arrangement"]["others"]]:
+            assert all(code in faces_named(over) for code in pattern if pattern)
+    winner = t.events[-1]["winners"][0]
+    assert over.endswith(f"wins with {table[winner]['score']} points.") or "share" in over
+
+
+def forms_of(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    assert GAME.move_forms is not None
+    return GAME.move_forms(state, seat)
+
+
+def members(form: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {m["name"]: m for m in form["members"]}
+
+
+def values(member: dict[str, Any]) -> list[Any]:
+    return [c["value"] for c in member["choices"]]
+
+
+def test_move_forms_say_how_to_build_multi_card_moves() -> None:
+    """Issue 26 §4: legal_moves lists one-card offers and loans; the forms say which
+    cards a seat may give, to whom, how many and what it may ask for, and a three-card
+    offer and its acceptance built from them are legal."""
+    waiting = GAME.setup(5, {"deal": DEAL}, seed=0)
+    assert all(forms_of(waiting, s) == [] for s in range(5))
+    t = Table()
+    forms = forms_of(t.state, 0)
+    assert [f["type"] for f in forms] == ["offer", "lend"]
+    offer = members(forms[0])
+    assert [(c["value"], c["label"]) for c in offer["to"]["choices"]] == [
+        (1, "seat 1, your left"),
+        (4, "seat 4, your right"),
+    ]
+    assert values(offer["give"]) == t.state["hands"][0] and offer["give"]["distinct"]
+    assert (offer["give"]["min_items"], offer["give"]["max_items"]) == (1, 6)
+    assert offer["ask"]["same_length_as"] == "give" and not offer["ask"]["distinct"]
+    assert len(values(offer["ask"])) == 53 and {"any", "QS", "10H"} <= set(values(offer["ask"]))
+    assert offer["give"]["choices"][0] == {"value": t.card("AS"), "label": "A♠"}
+    give = [t.card(c, 0) for c in ("AS", "2S", "3S")]
+    oid = t.offer(0, 1, ["AS", "2S", "3S"], ["7H", "any", "2D"])
+    (accept,) = [f for f in forms_of(t.state, 1) if f["type"] == "accept"]
+    assert members(accept)["offer"]["choices"] == [{"value": oid, "label": f"offer #{oid}"}]
+    hand = t.state["hands"][1]
+    assert members(accept)["give"]["slots"] == [[t.card("7H", 1)], hand, [t.card("2D", 1)]]
+    assert accept["description"] == (
+        f"Accept seat 0's offer #{oid}: A♠, 2♠ and 3♠ for 7♥, any card and 2♦. Give one "
+        "card of yours for each item asked."
+    )
+    t.move(1, {"type": "accept", "offer": oid, "give": [t.card(c, 1) for c in ("2D", "9H", "7H")]})
+    assert set(give) <= set(t.state["hands"][1])
+    loan = t.lend(2, 1, "10C", "JC")
+    t.move(2, {"type": "call_loan", "loan": loan})
+    (repay,) = forms_of(t.state, 1)
+    cards = members(repay)["cards"]
+    assert repay["type"] == "repay" and (cards["min_items"], cards["max_items"]) == (2, 2)
+    assert values(cards) == t.state["hands"][1]

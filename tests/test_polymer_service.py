@@ -170,6 +170,27 @@ def test_offer_accept_and_undo_only_the_two_seats_see_cards(tbl: Table) -> None:
     assert state["trades"][0]["undone"] is True
 
 
+def test_legal_moves_say_how_to_build_a_multi_card_offer(tbl: Table) -> None:
+    """A front end builds a two-card offer from `move_space.forms` alone (the answer is
+    checked against the contract like every answer), and the service takes it."""
+    tbl.start()
+    resp = tbl.client.post(tbl.url("/legal-moves"), json={"seat": 0}, headers=auth(tbl.tokens[0]))
+    assert resp.status_code == 200, resp.get_json()
+    space = resp.get_json()["move_space"]
+    assert space["description"].startswith("`moves` lists each offer")
+    offer = next(f for f in space["forms"] if f["type"] == "offer")
+    members = {m["name"]: m for m in offer["members"]}
+    to = members["to"]["choices"][0]["value"]
+    give = [c["value"] for c in members["give"]["choices"][:2]]
+    ask = [members["ask"]["choices"][0]["value"], "any"]
+    made = tbl.move(0, {"type": "offer", "to": to, "give": give, "ask": ask})
+    assert made["events"][0]["count"] == 2
+    other = tbl.client.post(
+        tbl.url("/legal-moves"), json={"seat": 3}, headers=auth(tbl.tokens[3])
+    ).get_json()
+    assert {f["type"] for f in other["move_space"]["forms"]} == {"offer", "lend"}
+
+
 def test_trades_are_with_neighbours_only(tbl: Table) -> None:
     tbl.start()
     card = tbl.hand(0)[0]["id"]

@@ -11,6 +11,10 @@ the start a bot declares its seat ready; for a seat that already is, it answers 
 it has no move (``already_ready``), as it does for a seat with nothing to do
 (``no_move``) and once time is up (``timer_expired``).
 
+On the service's clock a bot seat thinks a drawn time between two of its moves
+(:func:`pace`), and answers what comes to it (an offer, a loan called in) a drawn
+think time after it came (:func:`answers`), whatever it did before.
+
 * ``random``: a uniformly random legal move (it repays when called: nothing else is legal).
 * ``trading`` (also served as ``greedy``): asks its neighbours for a card that
   lengthens its longest pattern, giving a card its best arrangement does not use;
@@ -54,11 +58,52 @@ def pace(state: State, seat: int, moves: int) -> int:
     >>> 1000 <= min(waits) < max(waits) <= 1200, pace(state, 1, 7) == waits[7]
     (True, True)
     """
+    return _think_ms(state, f"pace:{seat}:{moves}")
+
+
+def answers(state: State, seat: int) -> list[tuple[str, int]]:
+    """What waits for bot seat ``seat``'s answer, in the order it answers (a called loan
+    before anything else, then the offers made to it, oldest first): each a key and the
+    earliest time (ms, the server's clock) it answers: when it came (the call, the
+    offer) plus a think time drawn as :func:`pace` draws, for this seat and this key
+    (as :func:`choose` does, faster when that would end at or after the deadline: in
+    its last millisecond). So a bot answers an offer a person's think time after the
+    offer, whatever it did before.
+
+    >>> from rules.rng import new_rng
+    >>> state = {"phase": "trading", "options": {"bot_think_min_ms": 1000,
+    ...     "bot_think_max_ms": 1200}, "rng": new_rng(3), "loans": [], "offers": [
+    ...     {"id": 4, "from": 0, "to": 1, "at_ms": 50_000}], "deadline_ms": 90_000}
+    >>> [(key, 51_000 <= at <= 51_200) for key, at in answers(state, 1)], answers(state, 2)
+    ([('offer:4', True)], [])
+    >>> answers({**state, "deadline_ms": 50_500}, 1)
+    [('offer:4', 50499)]
+    """
+    if state["phase"] != "trading":
+        return []
+    waiting: list[tuple[str, int]] = []
+    for loan in blocking_loans(state, seat):
+        called = int(loan.get("called_ms", loan["at_ms"]))  # a call saved before it was timed
+        waiting.append((f"call:{loan['id']}:{called}", called))
+    waiting += [(f"offer:{o['id']}", int(o["at_ms"])) for o in state["offers"] if o["to"] == seat]
+    deadline = state["deadline_ms"]
+    out = []
+    for key, at in waiting:
+        ready = at + _think_ms(state, f"answer:{seat}:{key}")
+        if deadline is not None and ready >= int(deadline):
+            ready = max(at, int(deadline) - 1)  # it thinks faster: it answers in time
+        out.append((key, ready))
+    return out
+
+
+def _think_ms(state: State, label: str) -> int:
+    """A think time between the options ``bot_think_min_ms`` and ``bot_think_max_ms``,
+    drawn for ``label`` from the game's generator key (without advancing it)."""
     options = state["options"]
     least = options.get("bot_think_min_ms", BOT_THINK_MS[0])
     most = options.get("bot_think_max_ms", BOT_THINK_MS[1])
     digest = hashlib.blake2b(
-        f"pace:{seat}:{moves}".encode(), key=bytes.fromhex(state["rng"]["key"]), digest_size=8
+        label.encode(), key=bytes.fromhex(state["rng"]["key"]), digest_size=8
     ).digest()
     return int(least) + int.from_bytes(digest, "big") % (int(most) - int(least) + 1)
 

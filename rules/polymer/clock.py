@@ -17,7 +17,7 @@ from typing import Any
 from rules.core import JSON, Clock, Event, Move, State
 
 from . import wire
-from .bots import pace
+from .bots import answers, pace
 from .moves import apply, start_timer
 
 
@@ -88,4 +88,5 @@ CLOCK = Clock(
     started=started,
     stored=lambda state: {"phase": state["phase"], "loans": public_loans(state)},
     pace=pace,
+    answers=answers,
 )

@@ -521,6 +521,7 @@ GAME = GameRules(
     verify=verify,
     to_act=to_act,
     legal_moves=legal_moves,
+    move_forms=ACTIONS.move_forms,
     apply=apply,
     view=view,
     scores=scores,

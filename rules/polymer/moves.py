@@ -9,8 +9,10 @@ order a seat reads the table (:func:`table_order`), and ``apply`` verifies befor
 applies. ``parse_move`` checks a move against its declared shape, with the time the
 service stamps on it (``wire.Stamp``).
 
-Imports run one way: ``cards -> patterns -> table -> settle -> scoring -> moves ->
-bots -> game`` (``wire`` declares shapes only).
+Imports run one way: ``cards -> patterns -> explain -> table -> settle -> scoring ->
+moves -> bots -> game`` (``wire`` declares shapes only). Every event carries its
+``explanation`` (:mod:`rules.polymer.explain`); an event that hides cards gives the
+two seats concerned the sentence that names them, in its ``private`` part.
 """
 
 from __future__ import annotations
@@ -21,12 +23,13 @@ from typing import Any
 
 from rules import shapes
 from rules.actions import Action, Actions
-from rules.core import Event, Move, RuleViolation, State, left_of, right_of
+from rules.core import JSON, Event, Move, RuleViolation, State, left_of, right_of
 from rules.core import can as core_can
+from rules.wire import choice, form, listed, one
 
-from . import wire
-from .cards import card_code, card_json, face_of, parse_face
-from .scoring import outcome
+from . import explain, wire
+from .cards import FACES, card_code, card_json, card_label, face_of, parse_face
+from .scoring import final
 from .settle import settle
 from .table import (
     SEED_CALL,
@@ -175,6 +178,35 @@ def _neighbours(state: State, seat: int) -> list[int]:
     return sorted({left_of(seat, players), right_of(seat, players)})
 
 
+# ---------------------------------------------------------------- move forms --------
+# How to build the moves ``legal_moves`` only samples (``rules.wire.MoveForm``): an
+# offer, a loan, an accept and a repayment name cards the player chooses. Each form
+# holds only what ``verify`` accepts now, so every move built within it is legal.
+ASKS = [choice(card_code(f), card_label(f)) for f in range(FACES)] + [choice("any", "any card")]
+"""What an offer may ask for, item by item: any face, or any card."""
+
+
+def _may(state: State, seat: int, move: Move) -> bool:
+    """Whether what every trading move shares allows ``move`` now (``trading_open``)."""
+    try:
+        trading_open(state, seat, move)
+    except RuleViolation:
+        return False
+    return True
+
+
+def _cards(cards: Sequence[int]) -> list[dict[str, Any]]:
+    return [choice(c, card_label(c)) for c in cards]
+
+
+def _to(state: State, seat: int) -> dict[str, Any]:
+    players = int(state["players"])
+    left, right = left_of(seat, players), right_of(seat, players)
+    return one(
+        "to", [choice(left, f"seat {left}, your left"), choice(right, f"seat {right}, your right")]
+    )
+
+
 # ---------------------------------------------------------------- ready -------------
 def verify_ready(state: State, seat: int, move: Move) -> None:
     if state["phase"] == "waiting":
@@ -198,14 +230,27 @@ def start_timer(state: State, at: int) -> tuple[State, list[Event]]:
         "started_ms": at,
         "deadline_ms": at + duration,
     }
-    return new, [{"type": "timer_started", "started_ms": at, "deadline_ms": at + duration}]
+    return new, [
+        {
+            "type": "timer_started",
+            "started_ms": at,
+            "deadline_ms": at + duration,
+            "explanation": explain.timer_started(int(state["options"]["timer_seconds"])),
+        }
+    ]
 
 
 def apply_ready(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     ready = list(state["ready"])
     ready[seat] = True
     state = {**state, "ready": ready}
-    events: list[Event] = [{"type": "ready", "seat": seat}]
+    events: list[Event] = [
+        {
+            "type": "ready",
+            "seat": seat,
+            "explanation": explain.ready(seat, sum(ready), len(ready)),
+        }
+    ]
     if all(ready):
         state, started = start_timer(state, int(state["now_ms"]))
         events += started
@@ -232,13 +277,20 @@ def verify_time_up(state: State, seat: int, move: Move) -> None:
 
 
 def apply_time_up(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
+    up = {
+        "type": "time_up",
+        "at_ms": state["now_ms"],
+        "explanation": explain.time_up(int(state["options"]["timer_seconds"]), len(state["loans"])),
+    }
     state, events = settle(state)
     state = {**state, "phase": "ended", "offers": []}
-    return state, [
-        {"type": "time_up", "at_ms": state["now_ms"]},
-        *events,
-        {"type": "game_over", **outcome(state).to_json()},
-    ]
+    table, result = final(state)
+    over = {
+        "type": "game_over",
+        **result.to_json(),
+        "explanation": explain.final(table, result.winners, result.tie_break),
+    }
+    return state, [up, *events, over]
 
 
 def times_up(state: State, seat: int) -> list[Move]:
@@ -282,8 +334,12 @@ def apply_offer(state: State, seat: int, move: Move) -> tuple[State, list[Event]
         "from": seat,
         "to": move["to"],
         "count": len(move["give"]),
+        "explanation": explain.offered(oid, seat, move["to"], None, move["ask"]),
         "private": _private(
-            (seat, move["to"]), give=[card_json(c) for c in move["give"]], ask=move["ask"]
+            (seat, move["to"]),
+            give=[card_json(c) for c in move["give"]],
+            ask=move["ask"],
+            explanation=explain.offered(oid, seat, move["to"], move["give"], move["ask"]),
         ),
     }
     return {**state, "offers": [*state["offers"], offer], "next_id": nxt}, [event]
@@ -299,6 +355,28 @@ def offers(state: State, seat: int) -> list[Move]:
         {"type": "offer", "to": other, "give": [card], "ask": ["any"]}
         for other in _neighbours(state, seat)
         for card in hand
+    ]
+
+
+def offer_forms(state: State, seat: int) -> list[JSON]:
+    """Any of the hand's cards to a neighbour, for as many asked faces or 'any'."""
+    hand = state["hands"][seat]
+    mine = sum(1 for o in state["offers"] if o["from"] == seat)
+    if not (_trading(state) and hand and mine < MAX_OPEN_OFFERS):
+        return []
+    if not _may(state, seat, {"type": "offer"}):
+        return []
+    most = min(len(hand), wire.CARDS_PER_MOVE)
+    left, right = _neighbours(state, seat)
+    return [
+        form(
+            "offer",
+            f"Offer seat {left} or seat {right} some of your {len(hand)} cards for as many of "
+            "theirs: ask for each by its face, or for any card (their choice).",
+            _to(state, seat),
+            listed("give", _cards(hand), 1, most),
+            listed("ask", ASKS, 1, most, distinct=False, same_length_as="give"),
+        )
     ]
 
 
@@ -407,9 +485,15 @@ def apply_accept(state: State, seat: int, move: Move) -> tuple[State, list[Event
         "undoes": offer["trade"],
         "seats": [maker, seat],
         "count": len(given),
+        "explanation": explain.traded(
+            tid, offer["id"], offer["trade"], (maker, seat), len(given), None
+        ),
         "private": _private(
             (maker, seat),
             gave=[[card_json(c) for c in offer["give"]], [card_json(c) for c in given]],
+            explanation=explain.traded(
+                tid, offer["id"], offer["trade"], (maker, seat), len(given), (offer["give"], given)
+            ),
         ),
     }
     return new, [event]
@@ -442,6 +526,47 @@ def accepts(state: State, seat: int) -> list[Move]:
     return out
 
 
+def accept_forms(state: State, seat: int) -> list[JSON]:
+    """Each offer made to the seat that it can accept: a trade with a card of its hand
+    for each item asked (a face by a card of that face, 'any' by any card); an undo with
+    no card (the rules know which go back)."""
+    if not _trading(state):
+        return []
+    hand = state["hands"][seat]
+    out: list[JSON] = []
+    for offer in state["offers"]:
+        if offer["to"] != seat:
+            continue
+        pick = one("offer", [choice(offer["id"], f"offer #{offer['id']}")])
+        if offer["kind"] == "undo":
+            if core_can(verify, state, seat, {"type": "accept", "offer": offer["id"], "give": []}):
+                text = (
+                    f"Accept seat {offer['from']}'s proposal #{offer['id']} to undo trade "
+                    f"#{offer['trade']}: each of you takes back the cards it gave."
+                )
+                out.append(form("accept", text, pick, listed("give", [], 0, 0)))
+            continue
+        give = matching_give(hand, offer["ask"])
+        move = {"type": "accept", "offer": offer["id"], "give": give}
+        if give is None or not core_can(verify, state, seat, move):
+            continue
+        slots = [
+            [c for c in hand if ask == "any" or card_code(face_of(c)) == ask]
+            for ask in offer["ask"]
+        ]
+        out.append(
+            form(
+                "accept",
+                f"Accept seat {offer['from']}'s offer #{offer['id']}: "
+                f"{explain.labels(offer['give'])} for {explain.asked(offer['ask'])}. Give "
+                "one card of yours for each item asked.",
+                pick,
+                listed("give", _cards(hand), len(slots), len(slots), slots=slots),
+            )
+        )
+    return out
+
+
 # ---------------------------------------------------------------- decline -----------
 def verify_decline(state: State, seat: int, move: Move) -> None:
     trading_open(state, seat, move)
@@ -451,9 +576,15 @@ def verify_decline(state: State, seat: int, move: Move) -> None:
 
 
 def apply_decline(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
+    offer = _offer(state, move["offer"])
     remaining = [o for o in state["offers"] if o["id"] != move["offer"]]
     return {**state, "offers": remaining}, [
-        {"type": "offer_declined", "offer": move["offer"], "by": seat}
+        {
+            "type": "offer_declined",
+            "offer": move["offer"],
+            "by": seat,
+            "explanation": explain.declined(offer["id"], offer["from"], seat),
+        }
     ]
 
 
@@ -472,9 +603,15 @@ def verify_withdraw(state: State, seat: int, move: Move) -> None:
 
 
 def apply_withdraw(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
+    offer = _offer(state, move["offer"])
     remaining = [o for o in state["offers"] if o["id"] != move["offer"]]
     return {**state, "offers": remaining}, [
-        {"type": "offer_withdrawn", "offer": move["offer"], "by": seat}
+        {
+            "type": "offer_withdrawn",
+            "offer": move["offer"],
+            "by": seat,
+            "explanation": explain.withdrawn(offer["id"], seat, offer["to"]),
+        }
     ]
 
 
@@ -529,7 +666,13 @@ def apply_propose_undo(state: State, seat: int, move: Move) -> tuple[State, list
         "from": seat,
         "to": other,
         "count": len(back),
-        "private": _private((seat, other), give=[card_json(c) for c in back], ask=offer["ask"]),
+        "explanation": explain.undo_offered(oid, trade["id"], seat, other, None, offer["ask"]),
+        "private": _private(
+            (seat, other),
+            give=[card_json(c) for c in back],
+            ask=offer["ask"],
+            explanation=explain.undo_offered(oid, trade["id"], seat, other, back, offer["ask"]),
+        ),
     }
     return {**state, "offers": [*state["offers"], offer], "next_id": nxt}, [event]
 
@@ -570,7 +713,12 @@ def apply_lend(state: State, seat: int, move: Move) -> tuple[State, list[Event]]
         "lender": seat,
         "debtor": move["to"],
         "count": len(move["cards"]),
-        "private": _private((seat, move["to"]), cards=[card_json(c) for c in move["cards"]]),
+        "explanation": explain.lent(lid, seat, move["to"], len(move["cards"]), None),
+        "private": _private(
+            (seat, move["to"]),
+            cards=[card_json(c) for c in move["cards"]],
+            explanation=explain.lent(lid, seat, move["to"], len(move["cards"]), move["cards"]),
+        ),
     }
     return new, [event]
 
@@ -584,6 +732,23 @@ def loans(state: State, seat: int) -> list[Move]:
         {"type": "lend", "to": other, "cards": [card]}
         for other in _neighbours(state, seat)
         for card in hand
+    ]
+
+
+def lend_forms(state: State, seat: int) -> list[JSON]:
+    """Any of the hand's cards to a neighbour."""
+    hand = state["hands"][seat]
+    if not (_trading(state) and hand and _may(state, seat, {"type": "lend"})):
+        return []
+    left, right = _neighbours(state, seat)
+    return [
+        form(
+            "lend",
+            f"Lend seat {left} or seat {right} some of your {len(hand)} cards; you may call "
+            "them in at any time.",
+            _to(state, seat),
+            listed("cards", _cards(hand), 1, min(len(hand), wire.CARDS_PER_MOVE)),
+        )
     ]
 
 
@@ -603,6 +768,7 @@ def apply_call_loan(state: State, seat: int, move: Move) -> tuple[State, list[Ev
     open_loans = [dict(ln) for ln in state["loans"]]
     loan = next(ln for ln in open_loans if ln["id"] == move["loan"])
     loan["called"] = True
+    loan["called_ms"] = state["now_ms"]  # when the debtor began to owe an answer
     owed = min(int(loan["outstanding"]), len(state["hands"][loan["debtor"]]))
     return {**state, "loans": open_loans}, [
         {
@@ -611,6 +777,7 @@ def apply_call_loan(state: State, seat: int, move: Move) -> tuple[State, list[Ev
             "lender": seat,
             "debtor": loan["debtor"],
             "owed": owed,
+            "explanation": explain.called(loan["id"], seat, loan["debtor"], owed),
         }
     ]
 
@@ -668,7 +835,21 @@ def apply_repay(state: State, seat: int, move: Move) -> tuple[State, list[Event]
         "debtor": seat,
         "count": len(move["cards"]),
         "remaining": loan["outstanding"],
-        "private": _private((seat, loan["lender"]), cards=[card_json(c) for c in move["cards"]]),
+        "explanation": explain.repaid(
+            loan["id"], loan["lender"], seat, len(move["cards"]), loan["outstanding"], None
+        ),
+        "private": _private(
+            (seat, loan["lender"]),
+            cards=[card_json(c) for c in move["cards"]],
+            explanation=explain.repaid(
+                loan["id"],
+                loan["lender"],
+                seat,
+                len(move["cards"]),
+                loan["outstanding"],
+                move["cards"],
+            ),
+        ),
     }
     return new, [event]
 
@@ -686,18 +867,54 @@ def repayments(state: State, seat: int) -> list[Move]:
     return out
 
 
+def repay_forms(state: State, seat: int) -> list[JSON]:
+    """Each loan the seat owes: exactly what is due once called, else up to what is
+    owed, in any of its cards."""
+    if not _trading(state):
+        return []
+    hand = state["hands"][seat]
+    out: list[JSON] = []
+    for loan in state["loans"]:
+        if loan["debtor"] != seat or not _may(state, seat, {"type": "repay", "loan": loan["id"]}):
+            continue
+        owed, lender = int(loan["outstanding"]), loan["lender"]
+        if loan["called"]:
+            least = most = min(owed, len(hand))
+            text = (
+                f"Loan #{loan['id']} is called in: return {least} of your cards to seat "
+                f"{lender} before anything else."
+            )
+        elif hand:
+            least, most = 1, min(owed, len(hand))
+            text = (
+                f"Return some of the {owed} cards you owe seat {lender} on loan #{loan['id']} "
+                f"(1 to {most}), any of your cards."
+            )
+        else:
+            continue
+        out.append(
+            form(
+                "repay",
+                text,
+                one("loan", [choice(loan["id"], f"loan #{loan['id']} from seat {lender}")]),
+                listed("cards", _cards(hand), least, most),
+            )
+        )
+    return out
+
+
 # ---------------------------------------------------------------- all of them -------
 ACTIONS = Actions(
     (
         Action(wire.ReadyMove, verify_ready, apply_ready, readies),
-        Action(wire.OfferMove, verify_offer, apply_offer, offers),
-        Action(wire.AcceptMove, verify_accept, apply_accept, accepts),
+        Action(wire.OfferMove, verify_offer, apply_offer, offers, offer_forms),
+        Action(wire.AcceptMove, verify_accept, apply_accept, accepts, accept_forms),
         Action(wire.DeclineMove, verify_decline, apply_decline, declines),
         Action(wire.WithdrawMove, verify_withdraw, apply_withdraw, withdrawals),
         Action(wire.ProposeUndoMove, verify_propose_undo, apply_propose_undo, undo_proposals),
-        Action(wire.LendMove, verify_lend, apply_lend, loans),
+        Action(wire.LendMove, verify_lend, apply_lend, loans, lend_forms),
         Action(wire.CallLoanMove, verify_call_loan, apply_call_loan, loan_calls),
-        Action(wire.RepayMove, verify_repay, apply_repay, repayments),
+        Action(wire.RepayMove, verify_repay, apply_repay, repayments, repay_forms),
         Action(wire.TimeUpMove, verify_time_up, apply_time_up, times_up),
     ),
     before=game_on,

@@ -21,6 +21,12 @@ def scores(state: State) -> dict[str, Any]:
 def outcome(state: State) -> Outcome:
     if state["phase"] != "ended":
         return Outcome(finished=False)
+    return final(state)[1]
+
+
+def final(state: State) -> tuple[list[dict[str, Any]], Outcome]:
+    """The final table (``patterns.table_scores``) and the outcome it gives, once time
+    is up."""
     table = table_scores(state["hands"])
     places = ranking(table)
     order = tuple(s for place in places for s in place)
@@ -40,7 +46,7 @@ def outcome(state: State) -> Outcome:
         )
         tie_break = ("own_top_rank", "neighbours_higher_rank", "neighbours_lower_rank")[depth]
     place_of = {s: 1 + sum(len(p) for p in places[:i]) for i, p in enumerate(places) for s in p}
-    return Outcome(
+    return table, Outcome(
         finished=True,
         winners=winners,
         ranking=order,

@@ -23,6 +23,7 @@ from typing import Any
 
 from rules.core import Event, State
 
+from . import explain
 from .cards import card_json
 from .patterns import best_arrangement
 from .table import transfer
@@ -68,6 +69,12 @@ def settle(state: State) -> tuple[State, list[Event]]:
             "cards": [card_json(c) for c in cards],
         }
         record.append(entry)
-        events.append({"type": "loan_settled", **entry})
+        events.append(
+            {
+                "type": "loan_settled",
+                **entry,
+                "explanation": explain.settled(loan["id"], loan["lender"], loan["debtor"], cards),
+            }
+        )
         loans = [ln for ln in loans if ln["outstanding"] > 0]
     return {**state, "hands": hands, "loans": loans, "settlement": record}, events

@@ -61,6 +61,14 @@ Phase = Annotated[
         name="Phase",
     ),
 ]
+Explanation = Annotated[
+    str,
+    F(
+        "What happened, in words a learner reads. Where the event hides cards (an offer, a "
+        "trade, a loan), everyone reads how many cards moved and the two seats concerned "
+        "read which."
+    ),
+]
 OfferKind = Annotated[
     Literal["trade", "undo"],
     F("A trade, or a proposal to undo an executed trade.", name="OfferKind"),
@@ -236,8 +244,11 @@ class Stamp(TypedDict):
 
 
 MOVE_SPACE = (
-    "offer: give any number of your cards to a neighbour and ask for as many (face codes "
-    "or 'any'); lend: any number of your cards to a neighbour."
+    "`moves` lists each offer and each loan of one card, each accept with the first cards "
+    "that meet the ask and each repayment with the first cards of your hand. You may also "
+    "offer any number of your cards to a neighbour and ask for as many (face codes or "
+    "'any'), lend any number, accept with any cards that meet the ask and repay with any "
+    "cards: `forms` says how to build each of these moves now."
 )
 
 
@@ -485,6 +496,7 @@ class ReadyEvent(TypedDict):
 
     type: Literal["ready"]
     seat: Seat
+    explanation: Explanation
 
 
 class TimerStartedEvent(TypedDict):
@@ -493,6 +505,7 @@ class TimerStartedEvent(TypedDict):
     type: Literal["timer_started"]
     started_ms: Annotated[Ms, F("When it started.")]
     deadline_ms: Annotated[Ms, F("When time is up.")]
+    explanation: Explanation
 
 
 class OfferMadeEvent(_FromTo):
@@ -506,6 +519,7 @@ class OfferMadeEvent(_FromTo):
     count: Annotated[int, F("Cards on each side.", minimum=1)]
     give: NotRequired[Annotated[list[Card], F("The cards offered. Two seats only.")]]
     ask: NotRequired[Annotated[list[Ask], F("What is asked back. Two seats only.")]]
+    explanation: Explanation
 
 
 class OfferDeclinedEvent(TypedDict):
@@ -514,6 +528,7 @@ class OfferDeclinedEvent(TypedDict):
     type: Literal["offer_declined"]
     offer: Annotated[ObjectId, F("The offer.")]
     by: Annotated[Seat, F("The seat that declined.")]
+    explanation: Explanation
 
 
 class OfferWithdrawnEvent(TypedDict):
@@ -522,6 +537,7 @@ class OfferWithdrawnEvent(TypedDict):
     type: Literal["offer_withdrawn"]
     offer: Annotated[ObjectId, F("The offer.")]
     by: Annotated[Seat, F("The seat that withdrew it.")]
+    explanation: Explanation
 
 
 class _TradeFacts(TypedDict):
@@ -539,6 +555,7 @@ class _TradeFacts(TypedDict):
               min_items=2, max_items=2),
         ]
     ]  # fmt: skip
+    explanation: Explanation
 
 
 class TradeExecutedEvent(_TradeFacts):
@@ -562,6 +579,7 @@ class LoanMadeEvent(TypedDict):
     debtor: Annotated[Seat, F("The seat that borrowed.")]
     count: Annotated[int, F("Cards lent.", minimum=1)]
     cards: NotRequired[Annotated[list[Card], F("The cards lent. Two seats only.")]]
+    explanation: Explanation
 
 
 class LoanCalledEvent(TypedDict):
@@ -572,6 +590,7 @@ class LoanCalledEvent(TypedDict):
     lender: Annotated[Seat, F("The seat that called it.")]
     debtor: Annotated[Seat, F("The seat that must repay.")]
     owed: Annotated[Count, F("Cards to return now (what is owed, or all it holds).")]
+    explanation: Explanation
 
 
 class LoanRepaidEvent(TypedDict):
@@ -584,6 +603,7 @@ class LoanRepaidEvent(TypedDict):
     count: Annotated[Count, F("Cards returned (none from a called debtor holding none).")]
     remaining: Annotated[Count, F("Cards still owed (0: the loan is closed).")]
     cards: NotRequired[Annotated[list[Card], F("The cards returned. Two seats only.")]]
+    explanation: Explanation
 
 
 class TimeUpEvent(TypedDict):
@@ -591,16 +611,26 @@ class TimeUpEvent(TypedDict):
 
     type: Literal["time_up"]
     at_ms: Annotated[Ms, F("When time ran out (the deadline, or the first move after it).")]
+    explanation: Explanation
 
 
 class LoanSettledEvent(Settlement):
     """An open loan was settled when time ran out (every seat ends with its start count)."""
 
     type: Literal["loan_settled"]
+    explanation: Explanation
 
 
 class GameOverEvent(GameOver):
     """Time is up and loans are settled: the final outcome."""
+
+    explanation: Annotated[
+        str,
+        F(
+            "The end in words: how a seat scores, each seat's final arrangement with the "
+            "patterns it scored and its score, and who won."
+        ),
+    ]
 
 
 # ---------------------------------------------------------------- own operations ----

@@ -17,7 +17,7 @@ from rules.core import Game
 from rules.shapes import SAFE_INTEGER, F, Node, shape
 from rules.shapes import Enum as EnumNode
 from rules.shapes import Map as MapNode
-from rules.wire import Outcome
+from rules.wire import MoveSpace, Outcome
 
 from .derive import ACTOR, Components, pascal, ref
 
@@ -44,6 +44,11 @@ GAME_STARTED = BOOK.add(
     },
 )
 OUTCOME = BOOK.schema(shape(Outcome), "")
+MOVE_SPACE = {
+    "anyOf": [BOOK.schema(shape(MoveSpace), ""), {"type": "null"}],
+    "description": "Where `moves` cannot list every move: what else is legal, and how to "
+    "build it; null where `moves` is the whole move space.",
+}
 
 
 def integer(description: str, **more: Any) -> dict[str, Any]:

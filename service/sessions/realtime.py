@@ -4,7 +4,9 @@ Each item (``service/sessions/schedule.py``) is run by whichever worker claims i
 (``service/due.py``), on the session as Redis has it now, at Redis's time, and
 committed like a move: the compare-and-set on the session's version makes an item
 that two workers run apply once, and a move a human made meanwhile wins (the bot
-looks again at the new version).
+looks again at the new version). A bot seat acts only once it has thought about what
+it must answer first (``Clock.answers``): run sooner (an offer came while its turn
+ran), it waits until then.
 """
 
 from __future__ import annotations
@@ -53,6 +55,9 @@ def bot_turn(payload: str) -> int | None:
         now = loaded.now_ms
         env = replace(loaded.env, state=clock.prepare(loaded.env.state, now))
         running = clock.deadline(env.state) is not None
+        answer = schedule.answer_at(api, env, seat)
+        if answer is not None and answer > now:
+            return answer  # still thinking about what it must answer first
         try:
             after, _, events = play_bot(api, env, seat, bot, now)
         except RuleViolation:
@@ -63,7 +68,9 @@ def bot_turn(payload: str) -> int | None:
         if result.status == "applied":
             if clock.deadline(after.state) is None:
                 return None  # ready, before the start: the start schedules the next move
-            return schedule.next_move(api, after, seat, now)
+            # its next move, and not before it has thought about what waits for it
+            answer = schedule.answer_at(api, after, seat) or 0
+            return max(schedule.next_move(api, after, seat, now), answer)
         if result.status == "missing":
             return None
         if result.status == "expired":

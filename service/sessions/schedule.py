@@ -6,7 +6,10 @@ a human pace, and the timer reaching zero ends the game. Both are items of due w
 
 * ``bot:<slug>/<session>/<seat>``: a bot seat's next move. Due at once when the
   session is created (before the clock starts, a bot declares its seat ready), then
-  each time after the think time the game's ``Clock.pace`` draws.
+  each time after the think time the game's ``Clock.pace`` draws; and when a commit
+  gives it something new to answer first (an offer made to it, a loan called in:
+  ``Clock.answers``), a think time after that moment, sooner or later than it was
+  due (a person starts to think about an offer when it comes, not at their last move).
 * ``deadline:<slug>/<session>``: the game's deadline transition (time-up), due when
   the clock says.
 * ``callback:<slug>/<session>``: what its operator's callback has to be told
@@ -77,11 +80,37 @@ def next_move(api: GameApi, env: Envelope, seat: int, now_ms: int) -> int:
     return now_ms + api.clock.pace(env.state, seat, env.version)
 
 
+def answer_at(api: GameApi, env: Envelope, seat: int) -> int | None:
+    """When bot seat ``seat`` may answer what it must answer first (``Clock.answers``:
+    a think time after it came); None when nothing waits for it."""
+    clock = api.clock
+    waiting = clock.answers(env.state, seat) if clock and clock.answers else []
+    return waiting[0][1] if waiting else None
+
+
+def answering(api: GameApi, before: Envelope, after: Envelope) -> dict[str, int]:
+    """The bot seats this commit gives something new to answer first, each due when it
+    may answer it."""
+    clock = api.clock
+    if clock is None or clock.answers is None or not paced(api, after):
+        return {}
+    items = {}
+    for seat in after.bots:
+        waiting = clock.answers(after.state, seat)
+        if waiting and waiting[0][0] not in {key for key, _ in clock.answers(before.state, seat)}:
+            items[bot_member(api.slug, after.game_id, seat)] = waiting[0][1]
+    return items
+
+
 def committing(api: GameApi, before: Envelope, after: Envelope, now_ms: int) -> None:
     """Before a commit: if it starts the game's clock, its deadline and the bot seats'
-    first moves fall due."""
+    first moves fall due; a bot seat it gives something new to answer first answers a
+    think time after it (a commit that then fails only makes that bot look again)."""
     clock, due = api.clock, due_work()
-    if clock is None or due is None or clock.deadline(before.state) is not None:
+    if clock is None or due is None:
+        return
+    due.reschedule(answering(api, before, after))
+    if clock.deadline(before.state) is not None:
         return
     deadline = clock.deadline(after.state)
     if deadline is None:
