@@ -11,10 +11,10 @@ from rules import shapes
 from rules.core import RuleViolation
 
 from ..problems import Problem, from_violation
+from ..tokens import SEED_MAX
 from .derive import with_default
 
 TOKEN_MAX = 200_000
-SEED_MAX = 2**63 - 1
 
 
 class Shared(ma.Schema):
@@ -285,7 +285,7 @@ SEAT_TOKEN = {
         "seat_token": {
             "type": ["string", "null"],
             "description": "This seat's credential: send it as Authorization: Bearer <token>. "
-            "Give each player only their own. Null for a bot seat of a hosted game created "
+            "Give each player only their own. Null for a bot seat of a game created "
             "without an operator key (nobody may see a bot seat's hand).",
         },
         "bot": {
