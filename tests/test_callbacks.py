@@ -222,7 +222,7 @@ def test_an_address_checked_at_registration_is_checked_again_at_delivery(
 
 # ------------------------------------------------ issue 27 item 7: globally routable only --
 REFUSED = [
-    "2002:a00:1::",  # 6to4 for 10.0.1.0 (the reproduction)
+    "2002:a00:1::",  # 6to4 for 10.0.0.1 (the reproduction)
     "2002:7f00:1::1",  # 6to4 for 127.0.0.1
     "192.0.0.8",  # IETF protocol assignments (the reproduction)
     "192.88.99.1",  # the 6to4 relay anycast (the reproduction)
