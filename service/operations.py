@@ -340,9 +340,10 @@ def extra_operation(extra: Extra) -> Operation:
             return {}
         node = shape(extra.request)
         assert isinstance(node, Obj)
-        # documented here, checked by the rules (with the operation's own codes)
+        # documented and checked against its declaration here (a member that names a
+        # code answers with it: Polymer's `bad_patterns`), then by the rules
         return {
-            m.name: WireField(c.BOOK.schema(m.node, api.name), required=m.required)
+            m.name: WireField(c.BOOK.schema(m.node, api.name), m.node, required=m.required)
             for m in node.members
             if m.name != "seat"
         }

@@ -133,7 +133,9 @@ FIELD_ERRORS = {
 
 class WireField(fields.Field[Any]):
     """A member whose shape the rules declare (``rules.shapes``): documented by its
-    derived schema, checked against the declaration (``invalid_request`` otherwise)."""
+    derived schema, checked against the declaration: a value of another shape is the
+    code the declaration names (``F(code=...)``: the one the rules give the same
+    mistake), else ``invalid_request``."""
 
     def __init__(self, schema: dict[str, Any], node: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -146,7 +148,15 @@ class WireField(fields.Field[Any]):
         try:
             return shapes.parse(value, self.node)
         except shapes.ShapeError as err:
-            raise ma.ValidationError(err.errors) from None
+            code = self.node.facts.code
+            if code is None:
+                raise ma.ValidationError(err.errors) from None
+            name = attr or "value"
+            raise Problem(
+                code,
+                f"{name} is not well formed: {shapes.summary({name: err.errors})}",
+                errors={name: err.errors},
+            ) from None
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
         return value
