@@ -18,6 +18,7 @@ from flask.testing import FlaskClient
 from rules.registry import GAMES
 from service import create_app
 from service.operators import Operators, operator_id
+from service.tokens import SEED_MAX, Sealer
 
 from .conftest import KEY_A, KEY_B, auth, checked, make_settings
 
@@ -243,8 +244,6 @@ def test_the_same_seed_deals_the_same_game_only_for_the_same_operator(
 
 
 def test_a_hosted_seed_fits_in_53_bits_and_names_its_operator() -> None:
-    from service.tokens import SEED_MAX, Sealer
-
     sealer = Sealer((KEY_A,))
     seeds = {op: [sealer.hosted_seed(s, op) for s in range(200)] for op in ("", "a", "b")}
     assert all(0 <= s <= SEED_MAX == 2**53 - 1 for made in seeds.values() for s in made)
