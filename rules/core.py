@@ -572,7 +572,7 @@ def move_parser(moves: Sequence[type]) -> Callable[[Mapping[str, Any]], Move]:
     ...     parse({"type": "fly"})
     ... except RuleViolation as err:
     ...     err.code, err.message
-    ('unknown_move', "'fly' is not a move of this game; use one of: draw.")
+    ('unknown_move', '"fly" is not a move of this game; use one of: draw.')
     """
     node = shapes.OneOf(options=tuple(shapes.shape(m) for m in moves))
     tags = sorted(str(shapes.tag_of(shapes.shape(m))) for m in moves)
@@ -586,7 +586,8 @@ def move_parser(moves: Sequence[type]) -> Callable[[Mapping[str, Any]], Move]:
                 kind = move.get("type") if isinstance(move, dict) else move
                 raise RuleViolation(
                     "unknown_move",
-                    f"{_quoted(kind)} is not a move of this game; use one of: {', '.join(tags)}.",
+                    f"{shapes.quote(kind)} is not a move of this game; use one of: "
+                    f"{', '.join(tags)}.",
                     known=tags,
                 ) from None
             raise RuleViolation(
@@ -597,11 +598,6 @@ def move_parser(moves: Sequence[type]) -> Callable[[Mapping[str, Any]], Move]:
         return parsed
 
     return parse_move
-
-
-def _quoted(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def can(verify: Callable[[State, int, Move], None], state: State, seat: int, move: Move) -> bool:
@@ -715,7 +711,8 @@ def check_seat(state: State, seat: int) -> None:
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
         raise RuleViolation(
             "seat_out_of_range",
-            f"Seat {seat!r} is not at this table; seats are numbered 0 to {players - 1}.",
+            f"Seat {shapes.quote(seat)} is not at this table; seats are numbered 0 to "
+            f"{players - 1}.",
             seat=seat,
         )
 
@@ -723,7 +720,9 @@ def check_seat(state: State, seat: int) -> None:
 def check_players(info: GameInfo, players: object) -> int:
     """Refuse a player count outside the game's range."""
     if not isinstance(players, int) or isinstance(players, bool):
-        raise RuleViolation("bad_players", f"players must be a whole number, not {players!r}.")
+        raise RuleViolation(
+            "bad_players", f"players must be a whole number, not {shapes.quote(players)}."
+        )
     if not info.min_players <= players <= info.max_players:
         raise RuleViolation(
             "bad_players",
@@ -739,7 +738,9 @@ def resolve_options(info: GameInfo, options: Mapping[str, Any] | None) -> dict[s
     (``bad_option``, or the option's own code such as ``bad_deal``), the rest their
     defaults; an option the game does not have is ``unknown_option``."""
     if options is not None and not isinstance(options, Mapping):
-        raise RuleViolation("bad_option", f"options must be an object, not {_quoted(options)}.")
+        raise RuleViolation(
+            "bad_option", f"options must be an object, not {shapes.quote(options)}."
+        )
     given = dict(options or {})
     known = {opt.name for opt in info.options}
     unknown = sorted(set(given) - known)

@@ -41,6 +41,7 @@ from rules.chemistry.compounds import capture_choices, capture_parts, capture_te
 from rules.chemistry.decks.compound import TableCards
 from rules.core import JSON, Code, Event, RuleViolation, State, left_of
 from rules.rng import RngState, shuffled
+from rules.shapes import quote
 from rules.zones import Layout, Seen, Zone, Zones
 
 __all__ = [
@@ -166,7 +167,7 @@ def _fixed(
             known = ", ".join(sorted(pool))
             raise RuleViolation(
                 "bad_deal",
-                f"{where}: no card {name!r} left to deal (the cards in play: {known}).",
+                f"{where}: no card {quote(name)} left to deal (the cards in play: {known}).",
                 rule=SEED_DEAL,
             )
         return pool[name].pop(0)

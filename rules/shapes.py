@@ -36,11 +36,12 @@ a ``TypedDict``             object with exactly these members
 ...     parse({"type": "draft", "card": "Fe"}, Draft)
 ... except ShapeError as err:
 ...     err.errors
-{'card': ["Not a valid integer: 'Fe'."]}
+{'card': ['Not a valid integer: "Fe".']}
 """
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import types
@@ -608,12 +609,16 @@ def _scalar(kind: str, facts: F) -> Checker:
 
 
 def quote(value: Any, limit: int = 40) -> str:
-    """A value as the student sent it, cut short.
+    """A value as the student sent it, in JSON (never a Python spelling such as
+    ``None`` or ``{'a': 1}``), cut short.
 
-    >>> quote("H"), quote(list(range(30)))
-    ("'H'", '[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11...')
+    >>> quote("H"), quote(None), quote([True, {"a": 1.5}]), quote(list(range(30)))
+    ('"H"', 'null', '[true, {"a": 1.5}]', '[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11...')
     """
-    text = repr(value)
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError):  # not a JSON value (a caller's own object)
+        text = json.dumps(str(value), ensure_ascii=False)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -764,6 +769,7 @@ def _one_of(node: OneOf) -> Checker:
 
         return by_tag
     options = [_compile(o) for o in node.options]
+    allowed = " or ".join(_json_kind(o) for o in node.options)
 
     def any_of(v: Any) -> Any:
         for check in options:
@@ -771,9 +777,20 @@ def _one_of(node: OneOf) -> Checker:
                 return check(v)
             except _Bad:
                 continue
-        _fail("Does not match any of the allowed shapes.")
+        _fail(f"Not a valid {allowed}: {quote(v)}.")
 
     return any_of
+
+
+def _json_kind(node: Node) -> str:
+    """What a student is asked to send, in JSON's own words ("integer", "array"...)."""
+    if isinstance(node, Scalar):
+        return node.json
+    if isinstance(node, Nullable):
+        return f"{_json_kind(node.inner)} or null"
+    if isinstance(node, Enum):
+        return " or ".join(quote(v) for v in node.values)
+    return "array" if isinstance(node, Array) else "object"
 
 
 # ---------------------------------------------------------------- for people -------

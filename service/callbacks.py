@@ -17,12 +17,14 @@ again after each of ``WEBHOOK_BACKOFF_SECONDS`` (5 s up to 4 h: about 8 hours in
 all), then given up. Each attempt is logged where the operator can read it
 (``GET /v1/operator/sessions/{id}/deliveries``).
 
-Safe by default: https only, the host must resolve to public addresses only (no
-private, loopback, link-local, multicast or reserved address; checked again at every
-attempt, and the connection goes to the address checked, so a name that changes its
-answer cannot lead the service inside its network), a short timeout, and redirects
-are not followed. ``WEBHOOK_ALLOW_PRIVATE=1`` (development and tests) allows private
-addresses and plain http.
+Safe by default: https only, the host must resolve to globally routable addresses
+only (the standard library's ``is_global``, no private, loopback, link-local, shared,
+multicast, reserved or special-purpose address, nor an IPv6 form that carries one:
+IPv4-mapped, 6to4, Teredo, NAT64; checked again at every attempt, and the connection
+goes to the address checked, so a name that changes its answer cannot lead the service
+inside its network), a short timeout, and redirects are not followed.
+``WEBHOOK_ALLOW_PRIVATE=1`` (development and tests) allows private addresses and plain
+http.
 """
 
 from __future__ import annotations
@@ -234,39 +236,59 @@ def refused(why: str) -> Problem:
     )
 
 
-def public_addresses(host: str, port: int, allow_private: bool) -> list[str]:
-    """The addresses ``host`` resolves to, all of them public (else ``bad_callback``).
+NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
+"""RFC 6052's well-known NAT64 prefix: the address is the IPv4 one in its last 32 bits."""
+LOCAL_NAT64 = ipaddress.IPv6Network("64:ff9b:1::/48")
+"""RFC 8215's local-use NAT64 prefix (never global; its IPv4 is checked too)."""
+SPECIAL_IPV4 = (ipaddress.IPv4Network("192.0.0.0/24"), ipaddress.IPv4Network("192.88.99.0/24"))
+"""Two blocks of IANA's IPv4 special-purpose registry that the interpreter's ``ipaddress``
+may call global: the IETF protocol assignments, which CPython's table lacks before
+3.11.10 and 3.12.4, and the deprecated 6to4 relay anycast (RFC 7526), a transition
+address it never listed. Everything else is the standard library's notion."""
 
-    >>> public_addresses("127.0.0.1", 80, allow_private=True)
-    ['127.0.0.1']
-    >>> public_addresses("127.0.0.1", 80, allow_private=False)
-    Traceback (most recent call last):
-    ...
-    service.problems.Problem: bad_callback
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+def embedded_ipv4(ip: Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses an IPv6 transition form carries: IPv4-mapped, 6to4, Teredo
+    (its server and its client), NAT64.
+
+    >>> [str(a) for a in embedded_ipv4(ipaddress.ip_address("2002:a00:1::"))]
+    ['10.0.0.1']
+    >>> [str(a) for a in embedded_ipv4(ipaddress.ip_address("64:ff9b::808:808"))]
+    ['8.8.8.8']
     """
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except (OSError, UnicodeError):
-        raise refused(f"the host {host!r} does not resolve.") from None
-    found: list[str] = []
-    for *_, sockaddr in infos:
-        address = str(sockaddr[0])
-        ip = ipaddress.ip_address(address)
-        mapped = getattr(ip, "ipv4_mapped", None)
-        ip = mapped or ip
-        if not allow_private and not _public(ip):
-            raise refused(
-                f"{host!r} resolves to {address}, which is not a public address (a private, "
-                "loopback, link-local or reserved one)."
-            )
-        if address not in found:
-            found.append(address)
-    if not found:
-        raise refused(f"the host {host!r} has no address.")
+    if not isinstance(ip, ipaddress.IPv6Address):
+        return []
+    found = [a for a in (ip.ipv4_mapped, ip.sixtofour) if a is not None]
+    if ip.teredo is not None:
+        found.extend(ip.teredo)
+    if ip in NAT64 or ip in LOCAL_NAT64:
+        found.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
     return found
 
 
-def _public(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+def routable(ip: Address) -> bool:
+    """Whether the service may connect to ``ip``: a globally routable address as the
+    standard library's ``ipaddress`` says (``is_global``, and none of its private,
+    loopback, link-local, multicast, reserved or unspecified kinds), not one of
+    :data:`SPECIAL_IPV4`, and, for an IPv6 transition form, every IPv4 address it
+    carries routable too.
+
+    >>> [routable(ipaddress.ip_address(a)) for a in ("8.8.8.8", "2606:4700::1111")]
+    [True, True]
+    >>> [routable(ipaddress.ip_address(a)) for a in ("100.64.0.1", "192.0.0.8", "2002:a00:1::")]
+    [False, False, False]
+    """
+    inner = embedded_ipv4(ip)
+    if not all(routable(v4) for v4 in inner):
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and (ip.ipv4_mapped is not None or ip in NAT64):
+        # the address stands for the IPv4 one just checked (its own class, ::/8 or
+        # ::ffff:0:0/96, is reserved or private whatever it names)
+        return True
+    if isinstance(ip, ipaddress.IPv4Address) and any(ip in net for net in SPECIAL_IPV4):
+        return False
     return ip.is_global and not (
         ip.is_private
         or ip.is_loopback
@@ -277,8 +299,53 @@ def _public(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     )
 
 
-def check_url(url: str, allow_private: bool) -> tuple[str, str, int, str]:
-    """``url``'s scheme, host, port and path, if the service may call it."""
+def public_addresses(host: str, port: int, allow_private: bool) -> list[str]:
+    """The addresses ``host`` resolves to now, every one globally routable (else
+    ``bad_callback``).
+
+    >>> public_addresses("127.0.0.1", 80, allow_private=True)
+    ['127.0.0.1']
+    >>> try:
+    ...     public_addresses("127.0.0.1", 80, allow_private=False)
+    ... except Problem as err:
+    ...     err.code
+    'bad_callback'
+    """
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        raise refused(f"the host {host!r} does not resolve.") from None
+    found: list[str] = []
+    for *_, sockaddr in infos:
+        address = str(sockaddr[0])
+        ip = ipaddress.ip_address(address.partition("%")[0])  # an IPv6 scope, if any
+        if not allow_private and not routable(ip):
+            raise refused(
+                f"{host!r} resolves to {address}, which is not a public address (a private, "
+                "loopback, link-local, shared, reserved or special-purpose one, or an IPv6 "
+                "form of one)."
+            )
+        if address not in found:
+            found.append(address)
+    if not found:
+        raise refused(f"the host {host!r} has no address.")
+    return found
+
+
+@dataclass(frozen=True)
+class Target:
+    """A callback URL checked: where to connect (the addresses its host resolved to, all
+    of them allowed) and what to send there."""
+
+    scheme: str
+    host: str
+    port: int
+    path: str
+    addresses: list[str]
+
+
+def check_url(url: str, allow_private: bool) -> Target:
+    """``url``'s target, if the service may call it (its host resolved now)."""
     if len(url) > MAX_URL:
         raise refused(f"a URL of at most {MAX_URL} characters.")
     parts = urlsplit(url)
@@ -291,9 +358,9 @@ def check_url(url: str, allow_private: bool) -> tuple[str, str, int, str]:
         port = parts.port or (443 if parts.scheme == "https" else 80)
     except ValueError:
         raise refused("its port is not a number from 1 to 65535.") from None
-    public_addresses(parts.hostname, port, allow_private)
+    addresses = public_addresses(parts.hostname, port, allow_private)
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    return parts.scheme, parts.hostname, port, path
+    return Target(parts.scheme, parts.hostname, port, path, addresses)
 
 
 def register(body: Mapping[str, Any], operator: str, base: str) -> Callback:
@@ -361,10 +428,13 @@ def post(callback: Callback, message: Mapping[str, Any], now_ms: int) -> tuple[i
     """One attempt: (the receiver's status, or None; what went wrong, or "")."""
     s = settings()
     try:
-        scheme, host, port, path = check_url(callback.url, s.webhook_allow_private)
-        address = public_addresses(host, port, s.webhook_allow_private)[0]
+        # resolved and checked again at every attempt (a name's answer can change since
+        # registration), and the connection goes to the address checked
+        target = check_url(callback.url, s.webhook_allow_private)
     except Problem as err:
         return None, err.detail
+    scheme, host, port, path = target.scheme, target.host, target.port, target.path
+    address = target.addresses[0]
     payload = {
         "type": message["type"],
         "timestamp": _iso(now_ms),

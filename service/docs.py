@@ -43,7 +43,8 @@ SECURITY_SCHEMES: Mapping[str, dict[str, Any]] = {
         "scheme": "bearer",
         "description": "An operator key of this deployment (`OPERATOR_KEYS`): a school's or "
         "an app's server. Where the deployment has operator keys, creating a hosted session "
-        "needs one; the operator then lists and ends its sessions.",
+        "needs one; the operator then lists and ends its sessions. Stateless setup takes "
+        "one too (optional): a game against bot seats then gets every credential.",
     },
 }
 AS_SEAT: list[dict[str, list[str]]] = [{SEAT_TOKEN: []}, {HOST_TOKEN: []}]

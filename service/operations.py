@@ -46,7 +46,7 @@ from .docs import (
 )
 from .games import GameApi
 from .jsonio import json_response
-from .operators import creator
+from .operators import caller, creator
 from .parsing import ApiBlueprint as Blueprint
 from .play import (
     apply_move,
@@ -348,9 +348,10 @@ def extra_operation(extra: Extra) -> Operation:
             return {}
         node = shape(extra.request)
         assert isinstance(node, Obj)
-        # documented here, checked by the rules (with the operation's own codes)
+        # documented and checked against its declaration here (a member that names a
+        # code answers with it: Polymer's `bad_patterns`), then by the rules
         return {
-            m.name: WireField(c.BOOK.schema(m.node, api.name), required=m.required)
+            m.name: WireField(c.BOOK.schema(m.node, api.name), m.node, required=m.required)
             for m in node.members
             if m.name != "seat"
         }
@@ -778,15 +779,11 @@ def _setup_route(blp: Blueprint, mode: Mode) -> None:
         "outcome": c.OUTCOME,
         "seats": {"type": "array", "items": c.ref("SeatToken"), "description": "One per seat."},
         "host_token": {
-            "type": ["string", "null"] if hosted else "string",
+            "type": ["string", "null"],
             "description": "Acts for any seat and for the host; keep it secret "
-            "(Authorization: Bearer <host_token>)."
-            + (
-                " Null for a game with bot seats created without an operator key: only "
-                "an operator may hold a credential that sees a bot seat's hand."
-                if hosted
-                else ""
-            ),
+            "(Authorization: Bearer <host_token>). Null for a game with bot seats "
+            "created without an operator key: only an operator may hold a credential "
+            "that sees a bot seat's hand.",
         },
         "bots": {**api.docs.bots, "description": "The seats the service plays: seat -> bot."},
         "view": api.docs.view,
@@ -814,7 +811,7 @@ def _setup_route(blp: Blueprint, mode: Mode) -> None:
             422: ["bad_callback"],
         }
         if hosted
-        else {},
+        else {401: ["credentials_missing"], 403: ["operator_key_invalid"]},
         RATE_LIMITED,
     )
     ex = examples.for_mode(api, hosted)["setup"]
@@ -851,17 +848,21 @@ def _setup_route(blp: Blueprint, mode: Mode) -> None:
                 status=201,
                 headers={"Location": f"{mode.prefix()}/{env.game_id}"},
             )
+        operator = caller()  # 403 for a key that is not an operator's
         env = new_game(api, body["players"], body["options"], body.get("seed"), body.get("bots"))
         started = with_actor([{"type": "game_started", "players": env.state["players"]}], None)
         env, events = play_bots(api, env)
+        # as for a hosted game: against bot seats, only an operator gets the credentials
+        # that see a bot seat's hand (issue 27)
+        trusted = bool(operator) or not env.bots
         return json_response(
             {
                 "game_id": env.game_id,
                 "token": seal(env),
                 "version": env.version,
                 **turn_block(api, env),
-                "seats": seats_block(env),
-                "host_token": sealer().host_token(env.game_id),
+                "seats": seats_block(env, with_bots=trusted),
+                "host_token": sealer().host_token(env.game_id) if trusted else None,
                 "bots": bots_block(env),
                 "view": api.game.view(env.state, None),
                 "events": events_for(started + events, None),
@@ -878,13 +879,16 @@ def _setup_route(blp: Blueprint, mode: Mode) -> None:
         else "Deal a new game.\n\n"
         "Returns the sealed state token, one seat token per seat (give each player only "
         "their own), the host token, and the observer's view. Seats named in `bots` are "
-        "played by the service right away when they are to act."
+        "played by the service right away when they are to act; such a game dealt "
+        "without an operator key gets only the human seats' tokens and no host token "
+        "(an operator may send its key as Authorization: Bearer <operator key> to get "
+        "every credential)."
     )
     decorated: Callable[..., Any] = post
     op_id = mode.operation_id("CreateSession" if hosted else "Setup")
     if hosted:
         op_id = _lower(f"{api.name}CreateSession")
-    security = AS_OPERATOR_IF_REQUIRED if hosted else PUBLIC
+    security = AS_OPERATOR_IF_REQUIRED
     decorated = operation(blp, op_id, codes, security=security)(decorated)
     decorated = blp.response(201, ref_, example=ex, headers=headers)(decorated)
     decorated = blp.arguments(schema(), example=api.example or None)(decorated)

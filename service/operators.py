@@ -97,6 +97,19 @@ def creator() -> str:
     return found
 
 
+def caller() -> str:
+    """The operator making an open request (stateless setup), if it says it is one: ``""``
+    without an Authorization header or where the deployment has no operator keys; a key
+    that is not one of them is ``403`` (an operator's typo is told, not ignored)."""
+    ops = operators()
+    if not ops.required or bearer(required=False) is None:
+        return ""
+    found = ops.identify(bearer())
+    if found is None:
+        raise _refused()
+    return found
+
+
 def the_operator() -> str:
     """The operator making this request (its own endpoints need one)."""
     found = operators().identify(bearer())

@@ -17,7 +17,7 @@ from rules.records import Log, Step
 
 from .games import GameApi
 from .problems import Problem
-from .tokens import Envelope, Sealer
+from .tokens import SEED_MAX, Envelope, Sealer
 
 
 def sealer() -> Sealer:
@@ -63,7 +63,7 @@ def new_game(
     bots: Mapping[str, str] | None = None,
 ) -> Envelope:
     game = api.game
-    seed = secrets.randbits(53) if seed is None else seed  # within JavaScript's integers
+    seed = secrets.randbelow(SEED_MAX + 1) if seed is None else seed
     state = game.setup(players, options, seed)
     chosen = check_bots(api, int(state["players"]), bots)
     info = game.info

@@ -26,6 +26,7 @@ import orjson
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 
 from rules.records import Log, Step
+from rules.shapes import SAFE_INTEGER
 
 from .problems import Problem
 
@@ -34,6 +35,9 @@ FORMAT_VERSION = 3
 # as a game without a record
 READABLE_FORMATS = (1, 2, 3)
 HOST = "host"
+SEED_MAX = SAFE_INTEGER
+"""The largest seed a game is dealt from: every number in an answer or a record stays
+exact in JavaScript (``Number.MAX_SAFE_INTEGER``)."""
 
 
 @dataclass(frozen=True)
@@ -186,12 +190,17 @@ class Sealer:
         return self._fernet.decrypt(sealed)
 
     # seat tokens ------------------------------------------------------------------
-    def hosted_seed(self, seed: int) -> int:
+    def hosted_seed(self, seed: int, operator: str) -> int:
         """The seed a hosted session deals with when its creator names ``seed``: the same
-        in this deployment (lessons repeat), unguessable elsewhere (the deployment's
-        first key, in a domain of its own: neither a stateless seed nor a token)."""
-        mac = hmac.new(self._deal_key, seed.to_bytes(8, "big"), hashlib.sha256)
-        return int.from_bytes(mac.digest()[:8], "big") >> 11  # 53 bits: safe in JavaScript
+        for the same ``operator`` on this deployment (a school's lessons repeat),
+        unguessable for anyone else (the deployment's first key, in a domain of its own:
+        neither a stateless seed nor a token; another operator's deals, or an anonymous
+        creator's, ``operator == ""``, come from other seeds). At most ``SEED_MAX``
+        (2**53 - 1), so it survives JavaScript in a record."""
+        who = operator.encode()
+        message = len(who).to_bytes(2, "big") + who + seed.to_bytes(8, "big")
+        mac = hmac.new(self._deal_key, message, hashlib.sha256)
+        return int.from_bytes(mac.digest()[:8], "big") & SEED_MAX
 
     def _mac(self, key: bytes, game_id: str, who: str) -> str:
         digest = hmac.new(key, f"{game_id}:{who}".encode(), hashlib.sha256).digest()[:18]

@@ -4,6 +4,8 @@ service may not send them."""
 
 from __future__ import annotations
 
+import ipaddress
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -15,8 +17,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
-from service import create_app
-from service.callbacks import Callback, post
+from service import callbacks, create_app
+from service.callbacks import Callback, post, routable
 
 from .conftest import auth, make_settings
 
@@ -214,5 +216,123 @@ def test_an_address_checked_at_registration_is_checked_again_at_delivery(
             status, error = post(callback, message, int(time.time() * 1000))
         assert status is None and "https" in error
         assert r.got == []
+    finally:
+        r.close()
+
+
+# ------------------------------------------------ issue 27 item 7: globally routable only --
+REFUSED = [
+    "2002:a00:1::",  # 6to4 for 10.0.0.1 (the reproduction)
+    "2002:7f00:1::1",  # 6to4 for 127.0.0.1
+    "192.0.0.8",  # IETF protocol assignments (the reproduction)
+    "192.88.99.1",  # the 6to4 relay anycast (the reproduction)
+    "100.64.0.1",  # shared address space (carrier-grade NAT)
+    "100.127.255.254",
+    "64:ff9b::a00:1",  # NAT64 for 10.0.0.1
+    "64:ff9b::7f00:1",  # NAT64 for 127.0.0.1
+    "64:ff9b:1::808:808",  # local-use NAT64
+    "2001:0:4136:e378:8000:63bf:3fff:fdd2",  # Teredo
+    "::ffff:10.0.0.1",  # IPv4-mapped
+    "::ffff:169.254.169.254",
+    "::10.0.0.1",  # IPv4-compatible
+    "::1",
+    "::",
+    "fe80::1",
+    "fc00::1",
+    "ff02::1",
+    "ff0e::1",
+    "2001:db8::1",
+    "100::1",
+    "224.0.0.1",
+    "0.0.0.0",
+    "10.0.0.1",
+    "172.16.0.1",
+    "192.168.1.1",
+    "127.0.0.1",
+    "169.254.169.254",
+    "198.18.0.1",
+    "192.0.2.1",
+    "240.0.0.1",
+    "255.255.255.255",
+]
+ALLOWED = ["8.8.8.8", "93.184.216.34", "2606:4700::1111", "64:ff9b::808:808", "::ffff:8.8.8.8"]
+
+
+@pytest.mark.parametrize("address", REFUSED)
+def test_an_address_that_is_not_globally_routable_is_refused(address: str) -> None:
+    assert not routable(ipaddress.ip_address(address))
+
+
+@pytest.mark.parametrize("address", ALLOWED)
+def test_a_globally_routable_address_is_allowed(address: str) -> None:
+    assert routable(ipaddress.ip_address(address))
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://[2002:a00:1::]/",
+        "https://192.0.0.8/hook",
+        "https://192.88.99.1/hook",
+        "https://100.64.0.1/hook",  # shared address space (issue 27 item 11)
+        "https://100.100.100.200/latest/meta-data",  # a cloud's metadata, in 100.64/10
+        "https://[64:ff9b::a9fe:a9fe]/",  # NAT64 for 169.254.169.254
+        "https://[::ffff:a00:1]/",
+        "https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/",
+    ],
+)
+def test_a_callback_to_an_address_that_is_not_globally_routable_is_refused(
+    redis_url: str, url: str
+) -> None:
+    strict = app_for(redis_url, webhook_allow_private=False).test_client()
+    answer = create(strict, {"url": url})
+    assert answer.status_code == 422, answer.get_json()
+    problem = answer.get_json()
+    assert problem["code"] == "bad_callback" and "not a public address" in problem["detail"]
+
+
+def test_each_delivery_attempt_checks_and_connects_to_the_address_resolved_then(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A name that resolved to a public address at registration and to an inside one at
+    delivery (DNS rebinding) is not called; the address each attempt connects to is the
+    one it checked."""
+    r = Receiver([])
+    port = r.server.server_address[1]
+    answers: list[str] = []
+    real = socket.getaddrinfo
+
+    def resolve(host: str, *args: Any, **kwargs: Any) -> Any:
+        if host != "hooks.school.test":
+            return real(host, *args, **kwargs)
+        address = answers.pop(0)
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port))]
+
+    monkeypatch.setattr(callbacks.socket, "getaddrinfo", resolve)
+    try:
+        strict = app_for(redis_url, webhook_allow_private=False)
+        answers.append("93.184.216.34")
+        made = create(strict.test_client(), {"url": f"https://hooks.school.test:{port}/h"})
+        assert made.status_code == 201, made.get_json()
+        callback = Callback(
+            f"https://hooks.school.test:{port}/h", False, "whsec_" + "A" * 43, OP, "https://x"
+        )
+        message = {"id": "msg_1", "type": "session.ended", "data": {"record": "/x"}}
+        answers.append("127.0.0.1")  # the name now points inside
+        with strict.app_context():
+            status, error = post(callback, message, int(time.time() * 1000))
+        assert status is None and "127.0.0.1" in error and "not a public address" in error
+        assert r.got == [] and answers == []  # resolved once, refused, never connected
+
+        # where private addresses are allowed (development), the attempt still goes to
+        # the address it resolved, with the callback's own host name
+        open_app = app_for(redis_url)
+        answers.append("127.0.0.1")
+        plain = Callback(f"http://hooks.school.test:{port}/h", False, callback.secret, OP, "x")
+        with open_app.app_context():
+            status, error = post(plain, message, int(time.time() * 1000))
+        assert (status, error) == (204, "")
+        ((headers, _),) = r.got
+        assert headers["Host"] == f"hooks.school.test:{port}"
     finally:
         r.close()

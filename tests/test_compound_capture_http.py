@@ -137,8 +137,9 @@ def test_the_shared_turns_refusals_over_http(table: Any) -> None:
 
 
 def test_next_round_after_the_match_is_match_over(table: Any) -> None:
-    bots = {"0": "random", "1": "random"}
-    done = table(SLUG, players=2, seed=5, bots=bots, options={"target": None})
-    assert done.setup["outcome"]["finished"]
+    # a student against a bot (a game of bots alone gives nobody a seat's credential)
+    done = table(SLUG, players=2, seed=5, bots={"1": "random"}, options={"target": None})
+    while not done.last["outcome"]["finished"]:
+        done.bot(0)
     over = done.move(0, {"type": "next_round"}, expect=422)
     assert over["code"] == "match_over"

@@ -457,6 +457,30 @@ def test_with_both_piles_spent_the_draw_ends_early() -> None:
     assert refused(state, 0, {"type": "draw", "source": "discard"}).code == "already_drawn"
 
 
+def test_a_seat_that_took_the_discard_top_is_not_offered_the_discard_again() -> None:
+    """Issue 27 item 11: the draw deck is empty and the discard pile holds two cards, so
+    a reshuffle could still refill the deck; the seat takes the discard's top card first.
+    One card is left, too few to reshuffle, and the seat may not take the discard twice:
+    its draw ends with one card. Offered the discard again, it would have no legal move
+    and the round would never end."""
+    state = arrange(setup(2), hands=[["H"] * 7], row=ROW, draw=0, discard=["N", "O"])
+    zones = copy.deepcopy(state["zones"])
+    zones["hand"][1] = sorted(zones["hand"][1] + zones["discard"][:-2])
+    zones["discard"] = zones["discard"][-2:]
+    state = {**state, "zones": zones}
+    GAME.check(state)
+    assert {m["source"] for m in GAME.legal_moves(state, 0)} == {"deck", "discard"}
+    state, events = play(state, 0, {"type": "draw", "source": "discard"})
+    assert events[-1] == {"type": "draw_ended", "seat": 0, "drawn": 1, "reason": "no_cards"}
+    assert len(state["zones"]["discard"]) == 1 and not state["zones"]["draw"]
+    assert state["turn"]["step"] == "play"
+    legal = GAME.legal_moves(state, 0)
+    assert legal and all(m["type"] != "draw" for m in legal)
+    assert refused(state, 0, {"type": "draw", "source": "discard"}).code == "already_drawn"
+    state, _ = play(state, 0, legal[0])
+    assert GAME.to_act(state) == [1] or state["result"] is not None  # the round goes on
+
+
 def test_deck_out_end_round_ends_after_the_turn_that_empties_the_deck() -> None:
     state = arrange(
         setup(2, deck_out="end_round", must_capture=False),

@@ -9,6 +9,7 @@ floats, strings, and arrays and objects nested up to 1,100 levels.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -50,10 +51,39 @@ def _nest(levels: int) -> Any:
     return value
 
 
+PYTHON_SPELLING = re.compile(r"\b(?:None|True|False)\b|[\[{(]'|'[\]})]|': ")
+"""How a Python repr shows in a message (``None``, ``['a']``, ``{'a': 1}``): a student
+sent JSON and is answered in JSON's words (``null``, ``["a"]``)."""
+JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*(?:"|$)')
+"""A JSON string in a message (what was sent, quoted: it may say anything); one cut
+short runs to the end."""
+
+
+def messages(problem: Any) -> list[str]:
+    """The problem's detail and every message in its ``errors``."""
+    found = [problem.get("detail", "")]
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for sub in node.values():
+                walk(sub)
+        elif isinstance(node, list):
+            found.extend(m for m in node if isinstance(m, str))
+
+    walk(problem.get("errors"))
+    return found
+
+
 def assert_problem_or_ok(resp: Any) -> None:
+    """Never a 500; a refusal is a problem with a code, whose messages show what was sent
+    in JSON's spelling (the contract check of every answer covers its members)."""
     assert resp.status_code < 500, resp.get_data(as_text=True)[:400]
     if resp.status_code >= 400:
-        assert resp.mimetype == PROBLEM_JSON and resp.get_json()["code"]
+        problem = resp.get_json()
+        assert resp.mimetype == PROBLEM_JSON and problem["code"]
+        for message in messages(problem):
+            bare = JSON_STRING.sub('""', message)  # what a student sent, quoted, may say None
+            assert not PYTHON_SPELLING.search(bare), (problem["code"], message)
 
 
 def _resolve(spec: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
@@ -178,6 +208,69 @@ def test_any_value_in_any_field_of_any_request(
     else:  # or leave the field out
         body = {k: v for k, v in request.body.items() if k != name}
     assert_problem_or_ok(request.post(client, body))
+
+
+def places(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place inside ``value`` (an item of a list, a member of an object) a value
+    could be put at, by its path; a list also has a place after its last item."""
+    out: list[tuple[Any, ...]] = []
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            out += [(*path, i), *places(item, (*path, i))]
+        out.append((*path, len(value)))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            out += [(*path, key), *places(item, (*path, key))]
+    return out
+
+
+def put(value: Any, path: tuple[Any, ...], new: Any) -> Any:
+    """``value`` with ``new`` at ``path`` (a copy: the request's own body stays valid)."""
+    if not path:
+        return new
+    head, rest = path[0], path[1:]
+    if isinstance(value, list):
+        items = list(value)
+        if head == len(items):
+            items.append(new)
+        else:
+            items[head] = put(items[head], rest, new)
+        return items
+    return {**value, head: put(value[head], rest, new) if head in value else new}
+
+
+@SETTINGS
+@given(data=st.data())
+def test_any_value_deep_inside_any_field_of_any_request(
+    client: FlaskClient, requests: list[Request], data: st.DataObject
+) -> None:
+    """Issue 27: Polymer's arrangement check took ``[[[null, null]]]`` (a list where a
+    card was expected, two levels down) and answered a ``bad_card`` outside the
+    contract, quoting ``[None, None]``. Any value at any depth of any nested field."""
+    nested = [r for r in requests if any(places(v) for v in r.body.values())]
+    request = data.draw(st.sampled_from(nested))
+    name = data.draw(st.sampled_from(sorted(k for k, v in request.body.items() if places(v))))
+    path = data.draw(st.sampled_from(places(request.body[name])))
+    body = {**request.body, name: put(request.body[name], path, data.draw(values))}
+    assert_problem_or_ok(request.post(client, body))
+
+
+def test_a_card_where_a_card_id_or_code_was_expected_is_refused_in_json_words(
+    client: FlaskClient, requests: list[Request]
+) -> None:
+    """The reproduction of issue 27 item 8, as it was reported."""
+    (arrangement,) = [r for r in requests if r.url.endswith("/arrangement")]
+    for patterns in ([[[None, None]]], [[None]], [[True, "QS"]], [[{"id": 3}]], [[1.5]]):
+        answer = arrangement.post(client, {**arrangement.body, "patterns": patterns})
+        assert answer.status_code == 422, answer.get_json()
+        problem = answer.get_json()
+        assert problem["code"] == "bad_patterns", problem
+        assert "patterns[0][0]" in problem["detail"] and "details" not in problem
+        assert_problem_or_ok(answer)
+    unknown = arrangement.post(client, {**arrangement.body, "patterns": [["1S", "QS"]]})
+    assert unknown.get_json()["code"] == "bad_card"
+    assert unknown.get_json()["details"] == {"given": "1S"}
+    assert '"1S" is not a card code' in unknown.get_json()["detail"]
 
 
 @SETTINGS

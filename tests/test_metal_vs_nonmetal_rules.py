@@ -122,7 +122,7 @@ def test_a_teacher_may_fix_the_start_player() -> None:
         ([["Na+"] * 6], "deal: Length must be between 2 and 4"),
         ([["Na+"] * 6, ["Cl-"] * 5], "deal[1]: Length must be 6"),
         ([["Na+"] * 6, ["Na+"] * 6], "only 8 Na+"),
-        ([["Na+"] * 6, ["K+"] * 6], "'K+' is not a card"),
+        ([["Na+"] * 6, ["K+"] * 6], '"K+" is not a card'),
         ([["Na+"] * 6, "Cl-"], "deal[1]: Not a valid list"),
     ],
 )

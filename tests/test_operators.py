@@ -15,8 +15,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from rules.registry import GAMES
 from service import create_app
 from service.operators import Operators, operator_id
+from service.tokens import SEED_MAX, Sealer
 
 from .conftest import KEY_A, KEY_B, auth, checked, make_settings
 
@@ -204,3 +206,151 @@ def test_an_open_deployment_still_gives_the_host_token_of_a_game_of_people(
 ) -> None:
     made = client.post("/v1/polymer/sessions", json={"players": 5}).get_json()
     assert made["host_token"] and all(s["seat_token"] for s in made["seats"])
+
+
+# ------------------------------------------ issue 27: a deal per operator, 53-bit seeds --
+def dealt(c: FlaskClient, key: str | None, slug: str, players: int, seed: int) -> Any:
+    """Seat 0's hand of a new hosted game of ``slug`` dealt from ``seed``."""
+    made = create(c, key, slug, players=players, seed=seed)
+    assert made.status_code == 201, made.get_json()
+    body = made.get_json()
+    view = c.get(
+        f"/v1/{slug}/sessions/{body['session_id']}?seat=0",
+        headers=auth(body["seats"][0]["seat_token"]),
+    )
+    return view.get_json()["view"]["you"]["hand"]
+
+
+@pytest.mark.parametrize(
+    ("slug", "players"),
+    [
+        ("element-draft", 2),
+        ("chemistry-battle", 2),
+        ("chemistry-canasta", 2),
+        ("polymerization", 2),
+    ],
+)
+def test_the_same_seed_deals_the_same_game_only_for_the_same_operator(
+    op_client: FlaskClient, client: FlaskClient, slug: str, players: int
+) -> None:
+    """The reproduction of issue 27 item 1: two schools' sessions created with seed 4 were
+    dealt the same hands, so one school's published lesson showed another's cards."""
+    school = dealt(op_client, SCHOOL, slug, players, 4)
+    assert dealt(op_client, SCHOOL, slug, players, 4) == school, "a lesson repeats"
+    assert dealt(op_client, OTHER, slug, players, 4) != school
+    # an anonymous creator (a deployment without operator keys, the same state keys) is
+    # an operator of its own
+    assert dealt(client, None, slug, players, 4) != school
+
+
+def test_a_hosted_seed_fits_in_53_bits_and_names_its_operator() -> None:
+    sealer = Sealer((KEY_A,))
+    seeds = {op: [sealer.hosted_seed(s, op) for s in range(200)] for op in ("", "a", "b")}
+    assert all(0 <= s <= SEED_MAX == 2**53 - 1 for made in seeds.values() for s in made)
+    assert max(seeds["a"]) > 2**52, "the whole 53-bit range is used"
+    assert not set(seeds[""]) & set(seeds["a"]) and not set(seeds["a"]) & set(seeds["b"])
+    # the operator's name is framed: ("ab", seed) and ("a", another seed) never meet
+    assert sealer.hosted_seed(1, "ab") != sealer.hosted_seed(1, "a")
+
+
+def test_a_random_seed_survives_javascript(client: FlaskClient) -> None:
+    """A game dealt without a seed records the one it drew: at most 2**53 - 1 (it was up
+    to 2**63 - 1, which JSON.parse rounds, so the record no longer replayed)."""
+    for _ in range(12):
+        made = client.post(
+            "/v1/element-draft/setup", json={"players": 2, "bots": {"1": "random"}}
+        ).get_json()
+        token, me = made["token"], auth(made["seats"][0]["seat_token"])
+        while not made["outcome"]["finished"]:
+            made = client.post(
+                "/v1/element-draft/bot-move", json={"token": token, "seat": 0}, headers=me
+            ).get_json()
+            token = made["token"]
+        record = client.post(
+            "/v1/element-draft/record", json={"token": token, "seat": 0}, headers=me
+        ).get_json()["record"]
+        assert 0 <= record["seed"] <= 2**53 - 1
+    too_big = client.post("/v1/element-draft/setup", json={"players": 2, "seed": 2**53})
+    assert too_big.status_code == 422 and too_big.get_json()["code"] == "invalid_request"
+    assert (
+        client.post("/v1/element-draft/setup", json={"players": 2, "seed": 2**53 - 1}).status_code
+        == 201
+    )
+
+
+# --------------------------------- issue 27: a stateless game against bots, anonymously --
+STATELESS = sorted(slug for slug, game in GAMES.items() if game.clock is None)
+SHORT = {"chemistry-battle": {"round_limit": 12}, "compound-capture": {"target": None},
+         "chemistry-canasta": {"target": None}}  # fmt: skip
+
+
+@pytest.mark.parametrize("slug", STATELESS)
+def test_a_stateless_game_against_bots_gives_an_anonymous_student_only_its_own_seat(
+    client: FlaskClient, slug: str
+) -> None:
+    """The reproduction of issue 27 item 2: stateless setup against bots without an
+    operator key handed out the host token and the bot seats' tokens, and either showed
+    a bot's hand through /view. Now only the student's seat has a credential, and it is
+    all the student needs: its own view, legal moves, moves, bot help, scores, record."""
+    assert len(STATELESS) == 6
+    players = max(2, GAMES[slug].info.min_players)
+    bots = {str(seat): "greedy" for seat in range(1, players)}
+    base = f"/v1/{slug}"
+    made = client.post(
+        f"{base}/setup",
+        json={"players": players, "seed": 9, "bots": bots, "options": SHORT.get(slug, {})},
+    )
+    assert made.status_code == 201, made.get_json()
+    body = made.get_json()
+    assert body["host_token"] is None
+    assert [s["seat_token"] is not None for s in body["seats"]] == [True] + [False] * (players - 1)
+    token, me = body["token"], auth(body["seats"][0]["seat_token"])
+
+    peek = client.post(f"{base}/view", json={"token": token, "seat": 1}, headers=me)
+    assert peek.status_code == 403 and peek.get_json()["code"] == "seat_token_invalid"
+    as_host = client.post(f"{base}/record", json={"token": token}, headers=me)
+    assert as_host.status_code == 403 and as_host.get_json()["code"] == "host_token_invalid"
+    for_bot = client.post(f"{base}/bot-move", json={"token": token, "seat": 1}, headers=me)
+    assert for_bot.status_code == 403
+
+    moved_by_hand = False
+    for _ in range(3000):
+        own = client.post(f"{base}/view", json={"token": token, "seat": 0}, headers=me)
+        assert own.status_code == 200 and own.get_json()["view"] is not None
+        if own.get_json()["outcome"]["finished"]:
+            break
+        legal = client.post(f"{base}/legal-moves", json={"token": token, "seat": 0}, headers=me)
+        assert legal.status_code == 200, legal.get_json()
+        moves = legal.get_json()["moves"]
+        if moves and not moved_by_hand:
+            answer = client.post(
+                f"{base}/moves", json={"token": token, "seat": 0, "move": moves[0]}, headers=me
+            )
+            moved_by_hand = True
+        else:
+            answer = client.post(f"{base}/bot-move", json={"token": token, "seat": 0}, headers=me)
+        assert answer.status_code == 200, answer.get_json()
+        token = answer.get_json()["token"]
+    assert moved_by_hand
+    scores = client.post(f"{base}/scores", json={"token": token})
+    assert scores.status_code == 200 and scores.get_json()["outcome"]["finished"]
+    record = client.post(f"{base}/record", json={"token": token, "seat": 0}, headers=me)
+    assert record.status_code == 200 and record.get_json()["record"]["complete"]
+
+
+def test_an_operator_gets_every_credential_of_a_stateless_game_against_bots(
+    op_client: FlaskClient,
+) -> None:
+    setup = {"players": 3, "bots": {"1": "greedy", "2": "random"}}
+    made = op_client.post("/v1/chemistry-battle/setup", json=setup, headers=auth(SCHOOL))
+    body = made.get_json()
+    assert made.status_code == 201 and body["host_token"]
+    assert all(s["seat_token"] for s in body["seats"])
+    # anonymous: the student's seat only; a key that is no operator's is told so
+    anonymous = op_client.post("/v1/chemistry-battle/setup", json=setup).get_json()
+    assert anonymous["host_token"] is None
+    wrong = op_client.post("/v1/chemistry-battle/setup", json=setup, headers=auth("not-a-key"))
+    assert wrong.status_code == 403 and wrong.get_json()["code"] == "operator_key_invalid"
+    # a game without bot seats is a hot-seat game: the host token, as before
+    hot_seat = op_client.post("/v1/chemistry-battle/setup", json={"players": 2}).get_json()
+    assert hot_seat["host_token"] and all(s["seat_token"] for s in hot_seat["seats"])

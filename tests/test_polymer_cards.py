@@ -25,6 +25,7 @@ from rules.polymer.cards import (
     suit_of,
     twin,
 )
+from rules.shapes import quote
 
 
 def test_doctests() -> None:
@@ -76,14 +77,25 @@ def test_parse_face_refuses_bad_codes(code: object) -> None:
     with pytest.raises(RuleViolation) as info:
         parse_face(code)
     assert info.value.code == "bad_card"
-    assert repr(code) in info.value.message
+    assert quote(code) in info.value.message  # as it was sent, in JSON's spelling
+    # the details the contract declares (wire.BadCard): a string as given, a number as
+    # card, nothing for another JSON value
+    assert info.value.details == expected_details(code)
 
 
-@pytest.mark.parametrize("card", [-1, 104, 3.0, "7", True, None])
+def expected_details(value: object) -> dict[str, object]:
+    if isinstance(value, str):
+        return {"given": value}
+    return {"card": value} if isinstance(value, int) and not isinstance(value, bool) else {}
+
+
+@pytest.mark.parametrize("card", [-1, 104, 3.0, "7", True, None, [None, None]])
 def test_check_card_refuses_non_ids(card: object) -> None:
     with pytest.raises(RuleViolation) as info:
         check_card(card)
     assert info.value.code == "bad_card"
+    assert info.value.details == expected_details(card)
+    assert quote(card) in info.value.message
     with pytest.raises(RuleViolation):
         card_json(card)  # type: ignore[arg-type]
 

@@ -1,6 +1,11 @@
 """Schemathesis over the checked-in contract: generated requests, every documented
 operation, bounded examples; no 5xx, responses that match their schemas, documented
-status codes and headers, invalid input refused. Settings: `schemathesis.toml`."""
+status codes and headers, invalid input refused. Settings: `schemathesis.toml`.
+
+The deployment has an operator key, and every operation an operator key opens (hosted
+creation, stateless setup, ``/v1/operator/*``) is called with it, so generated
+requests reach what lies behind the key: a session's creation with its callback, an
+operator's list and its cursor, ending a session, its deliveries (issue 27)."""
 
 from __future__ import annotations
 
@@ -17,14 +22,46 @@ from .conftest import KEY_A, _local_redis, make_settings
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = SchemathesisConfig.from_path(str(ROOT / "schemathesis.toml"))
 schema = schemathesis.openapi.from_path(str(ROOT / "openapi" / "openapi.json"), config=CONFIG)
-APP = create_app(make_settings(KEY_A, redis_url=_local_redis()))
+OPERATOR_KEY = "schemathesis-operator-key"
+APP = create_app(make_settings(KEY_A, redis_url=_local_redis(), operator_keys=(OPERATOR_KEY,)))
+# the probes schemathesis sends on its own (the same request without the key, or with
+# another: is the key enforced?) go to the app too
+schema.app = APP
+
+
+def headers(case: schemathesis.Case) -> dict[str, str]:
+    """What every call sends: an identity encoding (WSGI responses are not decoded by
+    schemathesis), and the operator key where the operation takes one."""
+    sent = {"Accept-Encoding": "identity"}
+    security = case.operation.definition.raw.get("security") or []
+    if any("operatorKey" in requirement for requirement in security):
+        sent["Authorization"] = f"Bearer {OPERATOR_KEY}"
+    return sent
+
+
+def test_the_operator_key_opens_the_operations_that_take_one() -> None:
+    """Without it the fuzzing of hosted creation and /v1/operator/* stopped at 401."""
+    opened = set()
+    for result in schema.get_all_operations():
+        operation = result.ok()
+        case = operation.Case()
+        if "Authorization" in headers(case):
+            opened.add(f"{operation.method.upper()} {operation.path}")
+    assert "POST /v1/element-draft/sessions" in opened and "POST /v1/polymer/sessions" in opened
+    assert "GET /v1/operator/sessions" in opened
+    assert "DELETE /v1/operator/sessions/{session_id}" in opened
+    assert "GET /v1/operator/sessions/{session_id}/deliveries" in opened
+    client = APP.test_client()
+    listed = client.get(
+        "/v1/operator/sessions", headers={"Authorization": f"Bearer {OPERATOR_KEY}"}
+    )
+    assert listed.status_code == 200, listed.get_json()
 
 
 @schema.exclude(path_regex="/replay$").parametrize()
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 def test_the_contract_holds_for_generated_requests(case: schemathesis.Case) -> None:
-    # WSGI responses are not decoded by schemathesis: ask for an identity encoding
-    case.call_and_validate(app=APP, headers={"Accept-Encoding": "identity"})
+    case.call_and_validate(app=APP, headers=headers(case))
 
 
 @schema.include(path_regex="/replay$").parametrize()
@@ -32,4 +69,4 @@ def test_the_contract_holds_for_generated_requests(case: schemathesis.Case) -> N
 def test_the_contract_holds_for_generated_records(case: schemathesis.Case) -> None:
     """A generated record is a large document (steps of events of cards): each takes
     long to make, so fewer of them (the replay is fuzzed field by field in test_fuzz)."""
-    case.call_and_validate(app=APP, headers={"Accept-Encoding": "identity"})
+    case.call_and_validate(app=APP, headers=headers(case))

@@ -47,6 +47,7 @@ from rules.core import (
     right_of,
 )
 from rules.rng import new_rng, randbelow, shuffled
+from rules.shapes import quote
 
 from . import explain, scoring, wire
 from .bots import greedy_pick
@@ -116,7 +117,8 @@ def _check_deal(deal: object, players: int) -> list[list[int]]:
         for z in hand:
             if not is_int(z) or not 1 <= z <= MAX_Z:
                 raise RuleViolation(
-                    "bad_deal", f"deal[{seat}] has {z!r}; cards are atomic numbers 1 to {MAX_Z}."
+                    "bad_deal",
+                    f"deal[{seat}] has {quote(z)}; cards are atomic numbers 1 to {MAX_Z}.",
                 )
         hands.append(sorted(hand))
     flat = [z for h in hands for z in h]

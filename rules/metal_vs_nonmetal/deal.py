@@ -23,6 +23,7 @@ from rules.core import (
     right_of,
 )
 from rules.rng import new_rng, randbelow, shuffled
+from rules.shapes import quote
 from rules.text import plural
 
 from .info import INFO
@@ -46,7 +47,7 @@ def take_labels(
         if i is None:
             known = ", ".join(x.label for x in deck.ions)
             raise RuleViolation(
-                "bad_deal", f"{what}: {text!r} is not a card of this deck ({known})."
+                "bad_deal", f"{what}: {quote(text)} is not a card of this deck ({known})."
             )
         card = next((c for c in pool if deck.ion_of(c) is i), None)
         if card is None:

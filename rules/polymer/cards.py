@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from rules.core import RuleViolation
+from rules.shapes import quote
 
 SUITS: tuple[str, ...] = ("C", "D", "H", "S")
 """Suit letters in suit-index order: clubs, diamonds, hearts, spades."""
@@ -54,11 +55,23 @@ def check_card(card: Any) -> int:
     if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < DECK_SIZE:
         raise RuleViolation(
             "bad_card",
-            f"Card {card!r} is not a card id: ids are whole numbers 0-{DECK_SIZE - 1} "
+            f"Card {quote(card)} is not a card id: ids are whole numbers 0-{DECK_SIZE - 1} "
             "(two 52-card decks).",
-            card=card,
+            **given(card),
         )
     return card
+
+
+def given(value: Any) -> dict[str, Any]:
+    """``bad_card``'s details, as the contract declares them (``wire.BadCard``): a number
+    as ``card``, a string as ``given``, nothing for a value of another JSON type.
+
+    >>> given(104), given("1S"), given([None])
+    ({'card': 104}, {'given': '1S'}, {})
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        return {"card": value}
+    return {"given": value} if isinstance(value, str) else {}
 
 
 def check_hand(hand: Iterable[Any]) -> list[int]:
@@ -157,7 +170,7 @@ def parse_face(code: Any) -> int:
     ...     parse_face("1S")
     ... except RuleViolation as err:
     ...     print(err.code, "|", err.message[:30], "|", err.details)
-    bad_card | '1S' is not a card code: write | {'given': '1S'}
+    bad_card | "1S" is not a card code: write | {'given': '1S'}
     """
     if isinstance(code, str) and len(code) >= 2:
         rank = _RANK_BY_LABEL.get(code[:-1].upper())
@@ -166,9 +179,9 @@ def parse_face(code: Any) -> int:
             return suit * 13 + rank - 1
     raise RuleViolation(
         "bad_card",
-        f"{code!r} is not a card code: write the rank (A, 2-10, J, Q, K) then the suit "
-        "(C, D, H, S), e.g. 'QS' or '10D'.",
-        given=code,
+        f"{quote(code)} is not a card code: write the rank (A, 2-10, J, Q, K) then the "
+        'suit (C, D, H, S), e.g. "QS" or "10D".',
+        **given(code),
     )
 
 
@@ -194,8 +207,8 @@ def ids_for_codes(codes: Iterable[str] | str) -> list[int]:
         if copies >= 2:
             raise RuleViolation(
                 "bad_card",
-                f"{code!r} is used a third time; there are only two decks.",
-                given=code,
+                f"{quote(code)} is used a third time; there are only two decks.",
+                **given(code),
             )
         seen[face] = copies + 1
         ids.append(face + FACES * copies)

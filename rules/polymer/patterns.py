@@ -44,6 +44,7 @@ from rules.polymer.cards import (
     check_hand,
     rank_of,
 )
+from rules.shapes import quote
 
 GROUP_RULE = "A group is a set of at least two cards with the same rank."
 SEQUENCE_RULE = (
@@ -815,7 +816,7 @@ and its suits differ, so it is not a sequence.
     for pattern in patterns:
         if isinstance(pattern, (str, bytes)) or not isinstance(pattern, Sequence):
             raise RuleViolation(
-                "bad_patterns", f"A pattern must be a list of card ids, not {pattern!r}."
+                "bad_patterns", f"A pattern must be a list of card ids, not {quote(pattern)}."
             )
         for card in pattern:
             check_card(card)

@@ -33,6 +33,7 @@ from rules.core import (
     resolve_options,
 )
 from rules.rng import new_rng, shuffled
+from rules.shapes import quote
 from rules.wire import Wire
 
 from . import wire
@@ -139,7 +140,7 @@ def _check_deal(deal: object, players: int, decks: int) -> list[list[int]]:
         for card in cards:
             if not 1 <= card <= top:  # the declaration allows two decks' ids
                 raise RuleViolation(
-                    "bad_deal", f"deal[{s}] has {card!r}; card ids run from 1 to {top}."
+                    "bad_deal", f"deal[{s}] has {quote(card)}; card ids run from 1 to {top}."
                 )
             if card in seen:
                 raise RuleViolation("bad_deal", f"Card {card} is dealt twice.")

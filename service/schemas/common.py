@@ -12,10 +12,10 @@ from rules.core import RuleViolation
 from rules.shapes import SAFE_INTEGER
 
 from ..problems import Problem, from_violation
+from ..tokens import SEED_MAX
 from .derive import INTEGER, with_default
 
 TOKEN_MAX = 200_000
-SEED_MAX = SAFE_INTEGER
 
 
 class Shared(ma.Schema):
@@ -138,7 +138,9 @@ FIELD_ERRORS = {
 
 class WireField(fields.Field[Any]):
     """A member whose shape the rules declare (``rules.shapes``): documented by its
-    derived schema, checked against the declaration (``invalid_request`` otherwise)."""
+    derived schema, checked against the declaration: a value of another shape is the
+    code the declaration names (``F(code=...)``: the one the rules give the same
+    mistake), else ``invalid_request``."""
 
     def __init__(self, schema: dict[str, Any], node: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -151,7 +153,15 @@ class WireField(fields.Field[Any]):
         try:
             return shapes.parse(value, self.node)
         except shapes.ShapeError as err:
-            raise ma.ValidationError(err.errors) from None
+            code = self.node.facts.code
+            if code is None:
+                raise ma.ValidationError(err.errors) from None
+            name = attr or "value"
+            raise Problem(
+                code,
+                f"{name} is not well formed: {shapes.summary({name: err.errors})}",
+                errors={name: err.errors},
+            ) from None
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
         return value
@@ -290,7 +300,7 @@ SEAT_TOKEN = {
         "seat_token": {
             "type": ["string", "null"],
             "description": "This seat's credential: send it as Authorization: Bearer <token>. "
-            "Give each player only their own. Null for a bot seat of a hosted game created "
+            "Give each player only their own. Null for a bot seat of a game created "
             "without an operator key (nobody may see a bot seat's hand).",
         },
         "bot": {

@@ -143,14 +143,15 @@ def create(
     """Deal a new game, play the bot seats due to act, and store the session (filed
     under its ``operator``, when one created it, with its ``callback``).
 
-    A seed names a deal only within this deployment: it is mixed with the deployment's
-    secret in a domain of its own, so the same seed in stateless setup, or on another
-    deployment, deals other cards.
+    A seed names a deal only for its operator within this deployment: it is mixed with
+    the operator and the deployment's secret in a domain of its own, so the same seed
+    from another operator, in stateless setup, or on another deployment, deals other
+    cards.
     """
     st = store()
     seed = body.get("seed")
     if seed is not None:
-        seed = sealer().hosted_seed(seed)
+        seed = sealer().hosted_seed(seed, operator)
     env = new_game(api, body["players"], body["options"], seed, body.get("bots"))
     events = with_actor([{"type": "game_started", "players": env.state["players"]}], None)
     # the bot seats' first moves, at the server's time (a step of the record)
