@@ -220,6 +220,25 @@ def _codes(counts: Counter[str]) -> str:
     return ", ".join(f"{code} {n}" for code, n in counts.most_common()) or "0"
 
 
+def busiest_minute(tally: Tally) -> Counter[str]:
+    """Per kind of request, the most answered within any 60 s: what a per-minute
+    budget of the address meets.
+
+    >>> t = Tally(stamps=[(0.0, "move"), (30.0, "move"), (61.0, "move"), (70.0, "read")])
+    >>> busiest_minute(t)
+    Counter({'move': 2, 'read': 1})
+    """
+    out: Counter[str] = Counter()
+    for kind in {k for _, k in tally.stamps}:
+        times = sorted(t for t, k in tally.stamps if k == kind)
+        first = 0
+        for last, now in enumerate(times):
+            while now - times[first] > 60.0:
+                first += 1
+            out[kind] = max(out[kind], last - first + 1)
+    return out
+
+
 def stale_rate(tally: Tally) -> float:
     """The share of the moves sent that were refused as stale."""
     return (tally.changed + tally.spurious) / tally.sent if tally.sent else 0.0
@@ -280,6 +299,9 @@ def summary(report: Report) -> str:
         f"{total.reads:,} reads, {total.streams} streams opened, "
         f"{sum(report.dealt.values())} games dealt ({requests / report.seconds:.1f} requests/s); "
         f"429 by kind of request: {_codes(total.limited)}",
+        "the busiest minute from the school's address: "
+        + ", ".join(f"{kind} {n:,}" for kind, n in sorted(busiest_minute(total).items()))
+        + f" (the budgets: {default_budgets()})",
         f"the teacher: {sum(report.dealt.values())} games dealt, "
         f"{len(report.failed_deals)} refused, 429 {sum(teacher.limited.values())}, "
         f"5xx {teacher.server_errors}, connection errors {teacher.broken}",

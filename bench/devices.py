@@ -71,6 +71,7 @@ class Tally:
     latencies: list[float] = field(default_factory=list)  # accepted moves, seconds
     read_latencies: list[float] = field(default_factory=list)  # reads, seconds
     differed: Counter[str] = field(default_factory=Counter)  # view members, 409 changed
+    stamps: list[tuple[float, str]] = field(default_factory=list)  # (when, kind), answered
 
     def add(self, other: Tally) -> None:
         for f in fields(self):
@@ -160,6 +161,7 @@ class Link:
                 self.tally.broken += 1
                 return Answer(0, None, time.perf_counter() - started)
             took = time.perf_counter() - started
+            self.tally.stamps.append((time.monotonic(), kind))
             self.used = time.monotonic()
             if resp.will_close:
                 self.close()
@@ -212,6 +214,7 @@ class Stream(threading.Thread):
                 return "closed"
             conn.request("GET", self.path)
             resp = conn.getresponse()
+            self.tally.stamps.append((time.monotonic(), "stream"))
             if resp.status != 200:
                 if resp.status == 429:
                     self.tally.limited["stream"] += 1

@@ -46,8 +46,8 @@ def test_a_409_is_spurious_only_when_nothing_but_a_clock_reading_changed() -> No
     # now_ms is a clock reading only at the top of the view
     nested = {"you": {"now_ms": 1}}
     assert devices.differing(nested, {"you": {"now_ms": 2}}) == ["view.you.now_ms"]
-    failures, _ = doctest.testmod(devices)
-    assert failures == 0
+    for module in (devices, classroom):
+        assert doctest.testmod(module).failed == 0, module
 
 
 def test_a_polymer_student_repays_takes_offers_and_keeps_its_own_few() -> None:
