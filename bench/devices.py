@@ -62,7 +62,7 @@ class Tally:
     changed: int = 0  # 409 stale_version, the view had changed
     spurious: int = 0  # 409 stale_version, the view had not changed
     conflicts: Counter[str] = field(default_factory=Counter)  # other 409 codes
-    refused: Counter[str] = field(default_factory=Counter)  # 422 codes
+    refused: Counter[str] = field(default_factory=Counter)  # 422: "code (move type)"
     limited: Counter[str] = field(default_factory=Counter)  # 429, by request kind
     server_errors: int = 0  # 5xx, any request
     broken: int = 0  # connection errors (the server gone, a reset), any request
@@ -535,7 +535,7 @@ class Student(threading.Thread):
             self.tally.conflicts[str(problem.get("code"))] += 1
             return None, False
         if answer.status == 422:  # the rules refuse it now: look again
-            self.tally.refused[str(problem.get("code"))] += 1
+            self.tally.refused[f"{problem.get('code')} ({move['type']})"] += 1
         elif answer.status >= 500 or answer.status == 0:
             self.stop.wait(1.0)
         return None, True
