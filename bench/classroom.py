@@ -30,11 +30,13 @@ Only clock readings are left out of that comparison
 (:data:`bench.devices.CLOCK_READINGS`), and the members that differed are listed.
 
 Reported per table: moves accepted, 409s (view changed, spurious, others by code),
-422s by code, 429s, 5xx, connection errors, move latency p50/p99; the commits made
-(bot moves included) and what each session holds in Redis; then Redis's
-``used_memory`` before and after, the CPU of the workers, of Redis and of this load
-generator, and the load average. Everything is bounded in time and every process
-started here is stopped by its PID.
+422s by code and kind of move, 429s, 5xx, connection errors, move latency p50/p99; the
+commits made (bot moves included) and what each session holds in Redis. Then the
+busiest minute per kind of request (against the address's budgets), the stale moves
+of the draft and of each Polymer table, Redis's ``used_memory`` before and after, the
+CPU of the workers, of Redis and of this load generator, and the load average. It
+exits 1 if the class met a spurious 409, a 429 or a 5xx. Everything is bounded in
+time and every process started here is stopped by its PID.
 
 tests/test_classroom.py runs :func:`run` for a few seconds against a real server.
 """
@@ -124,15 +126,16 @@ def run(
 ) -> Report:
     """The class plays for ``seconds`` against the service on ``port``; what it saw.
 
-    With ``redis_url`` (and the server's key ``prefix``), each session's keys are
-    measured at the end with ``MEMORY USAGE``."""
+    ``polymer_options`` are given to every real-time game's deal (Polymer's
+    ``timer_seconds``). With ``redis_url`` (and the server's key ``prefix``), each
+    session's keys are measured at the end with ``MEMORY USAGE``."""
     catalogue = _get(port, "/v1/games")["games"]
     dynamics = {g["slug"]: g["dynamics"] for g in catalogue}
     for seating in plan:
         _check_seating(port, seating, next(g for g in catalogue if g["slug"] == seating.slug))
     stop = threading.Event()
     tables = [Table(s, dynamics[s.slug]) for s in plan]
-    teacher = Teacher(port, operator_key, tables, stop, polymer_options or {})
+    teacher = Teacher(port, operator_key, stop, polymer_options or {})
     students = [
         Student(port, table, seat, think, seed * 1000 + n, stop, teacher.ended)
         for n, (table, seat) in enumerate(
@@ -298,7 +301,8 @@ def summary(report: Report) -> str:
         f"{report.seconds:.0f} s; {total.moves:,} moves accepted of {total.sent:,} sent, "
         f"{total.reads:,} reads, {total.streams} streams opened, "
         f"{sum(report.dealt.values())} games dealt ({requests / report.seconds:.1f} requests/s); "
-        f"429 by kind of request: {_codes(total.limited)}",
+        f"429 by kind of request: {_codes(total.limited)}; sent again on a new connection "
+        f"after a kept-alive one was dropped: {total.resent}",
         "the busiest minute from the school's address: "
         + ", ".join(f"{kind} {n:,}" for kind, n in sorted(busiest_minute(total).items()))
         + f" (the budgets: {default_budgets()})",

@@ -66,6 +66,7 @@ class Tally:
     limited: Counter[str] = field(default_factory=Counter)  # 429, by request kind
     server_errors: int = 0  # 5xx, any request
     broken: int = 0  # connection errors (the server gone, a reset), any request
+    resent: int = 0  # sent again on a new connection: a kept-alive one was dropped
     reads: int = 0  # GET the session, legal moves
     streams: int = 0  # event streams opened
     latencies: list[float] = field(default_factory=list)  # accepted moves, seconds
@@ -157,6 +158,7 @@ class Link:
                 self.close()
                 if reused and not resent:
                     resent = True
+                    self.tally.resent += 1
                     continue
                 self.tally.broken += 1
                 return Answer(0, None, time.perf_counter() - started)
@@ -338,25 +340,24 @@ class Teacher(threading.Thread):
         self,
         port: int,
         operator_key: str,
-        tables: list[Table],
         stop: threading.Event,
-        polymer_options: Mapping[str, Any],
+        clock_options: Mapping[str, Any],
     ) -> None:
         super().__init__(daemon=True)
-        self.tables, self.stop = tables, stop
+        self.stop = stop
         self.operator_key = operator_key
-        self.polymer_options = polymer_options
+        self.clock_options = clock_options  # a real-time game's (Polymer's timer)
         self.tally = Tally()
         self.link = Link(port, self.tally, stop)
         self.ended: queue.Queue[Table] = queue.Queue()
         self.generations: Counter[str] = Counter()
         self.failed: list[str] = []
 
-    def deal(self, table: Table) -> bool:
+    def deal(self, table: Table) -> None:
         seating = table.seating
         options = dict(seating.options)
         if table.realtime:
-            options = {**self.polymer_options, **options}
+            options = {**self.clock_options, **options}
         body = {"players": seating.players, "bots": seating.bots, "options": options}
         made = self.link.call(
             "setup",
@@ -367,12 +368,11 @@ class Teacher(threading.Thread):
         )
         if made.status != 201:
             self.failed.append(f"{seating.name}: {made.status} {made.body}")
-            return False
+            return
         self.generations[seating.name] += 1
         tokens = {s["seat"]: s["seat_token"] for s in made.body["seats"]}
         generation = self.generations[seating.name]
         table.deal(Game(generation, made.body["session_id"], tokens))
-        return True
 
     def run(self) -> None:
         while not self.stop.is_set():
