@@ -459,21 +459,40 @@ class ShapeError(ValueError):
         self.known = known
 
 
-def summary(errors: Any, limit: int = 6) -> str:
+_PLAIN = re.compile(r"[a-z_][a-z0-9_]*")
+"""A member name spelled as every declared member is (lower-case words): shown bare."""
+
+
+def summary(errors: Any, limit: int = 6, root: str = "value") -> str:
     """The errors as one line: ``member: message; ...``.
 
     >>> summary({"card": ["Not a valid integer."], "cards": {1: ["Too big."]}})
     'card: Not a valid integer.; cards[1]: Too big.'
+
+    A member whose name is not spelled as declared members are (a client may send any
+    key: ``False``, ``it's``) is named as JSON spells it:
+
+    >>> print(summary({"it's": ["Unknown field."], "False": {"c": ["Bad."]}}))
+    "it's": Unknown field.; "False".c: Bad.
     """
     parts: list[str] = []
 
     def walk(node: Any, path: str) -> None:
         if isinstance(node, dict):
             for key, sub in node.items():
-                step = f"[{key}]" if isinstance(key, int) else (f".{key}" if path else str(key))
+                if isinstance(key, int):
+                    step = f"[{key}]"
+                else:
+                    name = str(key) if _PLAIN.fullmatch(str(key)) else quote(str(key))
+                    step = f".{name}" if path else name
                 walk(sub, path + step)
+        elif isinstance(node, list) and all(isinstance(m, str) for m in node):
+            parts.append(f"{path or root}: {' '.join(node)}")
         elif isinstance(node, list):
-            parts.append(f"{path or 'value'}: {' '.join(map(str, node))}")
+            for i, sub in enumerate(node):
+                walk(sub, f"{path}[{i}]")
+        else:
+            parts.append(f"{path or root}: {node}")
 
     walk(errors, "")
     return "; ".join(parts[:limit]) + ("; ..." if len(parts) > limit else "")

@@ -11,6 +11,7 @@ from flask import Flask, Response, current_app, g, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
+from rules import shapes
 from rules.core import RuleViolation
 
 from .problems import Problem, from_violation
@@ -107,23 +108,8 @@ def _is_invalid_json(value: Any) -> bool:
     return "Invalid JSON" in text
 
 
-def _summarise(errors: Any, prefix: str = "") -> str:
-    parts: list[str] = []
-
-    def walk(node: Any, path: str) -> None:
-        if isinstance(node, dict):
-            for key, sub in node.items():
-                walk(sub, f"{path}.{key}" if path else str(key))
-        elif isinstance(node, list) and node and all(isinstance(x, str) for x in node):
-            parts.append(f"{path or 'body'}: {' '.join(node)}")
-        elif isinstance(node, list):
-            for i, sub in enumerate(node):
-                walk(sub, f"{path}[{i}]")
-        else:
-            parts.append(f"{path or 'body'}: {node}")
-
-    walk(errors, prefix)
-    return "; ".join(parts[:8]) + ("; ..." if len(parts) > 8 else "")
+def _summarise(errors: Any) -> str:
+    return shapes.summary(errors, limit=8, root="body")
 
 
 class ProblemApi(Api):  # type: ignore[misc]  # flask-smorest has no type hints

@@ -329,3 +329,27 @@ def test_every_record_replays_after_a_javascript_round_trip(school: FlaskClient)
         )
         assert replayed.status_code == 200, replayed.get_json()
         assert replayed.get_json()["valid"], (slug, replayed.get_json())
+
+
+def test_a_move_decided_before_time_ran_out_gets_timer_expired_not_stale(
+    client: FlaskClient,
+) -> None:
+    """What changed since the version the move names is that time ran out: the answer
+    says so (timer_expired), whichever request applied the time-up first."""
+    made = client.post(
+        "/v1/polymer/sessions", json={"players": 5, "options": {"timer_seconds": 1}}
+    ).get_json()
+    sid, host, token = made["session_id"], made["host_token"], made["seats"][0]["seat_token"]
+    assert client.post(f"/v1/polymer/sessions/{sid}/start", headers=auth(host)).status_code == 200
+    seen = client.get(f"/v1/polymer/sessions/{sid}?seat=0", headers=auth(token)).get_json()
+    card = seen["view"]["you"]["hand"][0]["id"]
+    __import__("time").sleep(1.1)
+    over = client.get(f"/v1/polymer/sessions/{sid}").get_json()  # applies the time-up
+    assert over["phase"] == "ended" and over["version"] > seen["version"]
+    late = client.post(
+        f"/v1/polymer/sessions/{sid}/moves",
+        json={"seat": 0, "version": seen["version"], "move": {"type": "lend", "to": 1,
+                                                              "cards": [card]}},
+        headers=auth(token),
+    )  # fmt: skip
+    assert late.status_code == 409 and late.get_json()["code"] == "timer_expired"

@@ -280,6 +280,17 @@ def fresh(loaded: Loaded) -> Loaded:
     return loaded
 
 
+def _timed_out(loaded: Loaded) -> bool:
+    """Whether ``loaded``'s game is over because its clock ran out."""
+    clock = loaded.api.clock
+    ends = clock.ends_at(loaded.env.state) if clock else None
+    return (
+        ends is not None
+        and loaded.now_ms >= ends
+        and loaded.api.game.outcome(loaded.env.state).finished
+    )
+
+
 def timer_expired(loaded: Loaded) -> Problem:
     state = loaded.env.state
     clock = loaded.api.clock
@@ -392,6 +403,8 @@ def play(
             replay = stored()  # a concurrent twin of this request may have been applied
             if replay is not None:
                 return replay, True
+            if _timed_out(loaded):  # what changed is that time ran out
+                raise timer_expired(loaded)
             raise stale(loaded, seat, version)
         try:
             env, move, events = compute(loaded)
