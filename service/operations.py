@@ -715,7 +715,9 @@ def _route(blp: Blueprint, mode: Mode, op: Operation) -> None:
         blp.response(200, _answer_ref(mode, op), example=ex, headers=headers or None)
     )(decorated)
     if get and op in (VIEW, RECORD):
-        decorated = blp.arguments(SessionQuerySchema(), location="query")(decorated)
+        decorated = blp.arguments(SessionQuerySchema(), location="query", unknown=ma.RAISE)(
+            decorated
+        )
     elif request_schema is not None:
         decorated = blp.arguments(request_schema())(decorated)
     view = type(f"{mode.key}{op.name}", (MethodView,), {"get" if get else "post": decorated})

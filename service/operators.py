@@ -224,7 +224,7 @@ def make_blueprint() -> Blueprint:
 
     @blp.route("/sessions")
     class Sessions(MethodView):
-        @blp.arguments(ListQuery, location="query")
+        @blp.arguments(ListQuery, location="query", unknown=ma.RAISE)
         @blp.response(200, {"$ref": "#/components/schemas/OperatorSessionList"})
         @operation(
             blp,

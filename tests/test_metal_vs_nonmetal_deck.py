@@ -92,9 +92,9 @@ def test_a_teachers_deck_is_checked_like_the_seeds() -> None:
         ({"K+": 3, "Br-": 3}, "12 to 80"),
         # the shape is checked by the option's declaration (issue 16), with the deck's code
         ({"K+": 6}, "ions: Number of members must be between 2 and 12"),
-        ({"K+": 0, "Br-": 6}, "ions.K+: Must be greater than or equal to 1"),
+        ({"K+": 0, "Br-": 6}, 'ions."K+": Must be greater than or equal to 1'),
         ([["K+", 6]], "ions: Not a valid mapping"),
-        ({"K+": True, "Br-": 1}, "ions.K+: Not a valid integer"),
+        ({"K+": True, "Br-": 1}, 'ions."K+": Not a valid integer'),
     ],
 )
 def test_unsound_custom_decks_are_refused(ions: object, why: str) -> None:

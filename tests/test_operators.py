@@ -354,3 +354,22 @@ def test_an_operator_gets_every_credential_of_a_stateless_game_against_bots(
     # a game without bot seats is a hot-seat game: the host token, as before
     hot_seat = op_client.post("/v1/chemistry-battle/setup", json={"players": 2}).get_json()
     assert hot_seat["host_token"] and all(s["seat_token"] for s in hot_seat["seats"])
+
+
+@pytest.mark.parametrize(
+    "address",
+    ["/v1/operator/sessions?limit=2&limt=3", "/v1/element-draft/sessions/{sid}?seat=0&view=all"],
+)
+def test_a_query_parameter_the_contract_does_not_name_is_refused(
+    op_client: FlaskClient, address: str
+) -> None:
+    """A misspelt parameter (``limt``) silently ignored hides the client's mistake;
+    schemathesis found the list answering 200 to unknown parameters."""
+    made = create(op_client, SCHOOL).get_json()
+    answer = op_client.get(
+        address.format(sid=made["session_id"]),
+        headers=auth(SCHOOL if "operator" in address else made["seats"][0]["seat_token"]),
+    )
+    problem = answer.get_json()
+    assert answer.status_code == 422, problem
+    assert problem["code"] == "invalid_request" and "Unknown field" in problem["detail"]
