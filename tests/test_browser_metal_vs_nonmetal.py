@@ -188,3 +188,23 @@ def test_the_other_hand_and_face_down_collections_stay_hidden(browser: Any, base
     assert other["view"]["you"] is None
     assert console.unexpected() == []
     context.close()
+
+
+def test_the_new_game_page_starts_a_game_against_a_bot(browser: Any, base: str) -> None:
+    console = Console()
+    context = browser.new_context(viewport=PHONE)
+    page = console.watch(context.new_page())
+    page.goto(f"{base}/play")
+    page.get_by_label("Game").select_option(SLUG)
+    page.get_by_label("Players").fill("2")
+    page.get_by_label("Seat 1", exact=True).select_option("greedy")
+    page.get_by_label("power play prize").select_option(value='"responder_cards"')
+    page.get_by_role("button", name="Create the game").click()
+    page.get_by_role("heading", name=re.compile("the join links")).wait_for()
+    link = page.get_by_role("link", name="Open seat 0", exact=True).get_attribute("href")
+    page.goto(link)
+    page.locator(".status").filter(has_text="Exchange 1").wait_for()
+    assert "the responder's cards" in page.locator(".table").inner_text()
+    assert axe_violations(page) == []
+    assert console.unexpected() == []
+    context.close()

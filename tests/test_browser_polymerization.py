@@ -264,3 +264,25 @@ def test_a_phone_shows_the_seat_its_hand_and_a_closed_legend_drawn_when_opened(
     screenshot(page, f"{SLUG}-seat-phone")
     assert console.unexpected() == []
     context.close()
+
+
+def test_the_new_game_page_starts_a_game_against_a_bot(browser: Any, base: str) -> None:
+    console = Console()
+    context = browser.new_context(viewport=PROJECTOR)
+    page = console.watch(context.new_page())
+    page.goto(f"{base}/play")
+    page.get_by_label("Game").select_option(SLUG)
+    page.get_by_label("Players").fill("3")
+    page.get_by_label("Seat 1", exact=True).select_option("greedy")
+    page.get_by_label("Seat 2", exact=True).select_option("random")
+    page.get_by_label("decks").select_option(value="1")
+    page.get_by_role("button", name="Create the game").click()
+    page.get_by_role("heading", name=re.compile("the join links")).wait_for()
+    link = page.get_by_role("link", name="Open seat 0", exact=True).get_attribute("href")
+    page.goto(link)
+    page.get_by_role("button", name="Draw a card").wait_for()
+    assert "1 deck " in page.locator(".table").inner_text()
+    assert page.locator(".seat-row").count() == 3
+    assert axe_violations(page) == []
+    assert console.unexpected() == []
+    context.close()
