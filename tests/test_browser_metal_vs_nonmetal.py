@@ -112,6 +112,7 @@ def test_a_game_played_to_its_end_from_a_seat_page_on_a_phone(browser: Any, base
     moves = 0
     kinds: set[str] = set()
     refused = False
+    hidden_checked = False
     while True:
         page.wait_for_function(WAIT_MY_STEP, timeout=20_000)
         if "The game is over" in page.locator(".status").inner_text():
@@ -143,9 +144,16 @@ def test_a_game_played_to_its_end_from_a_seat_page_on_a_phone(browser: Any, base
         page.wait_for_function(STATUS_CHANGED, arg=before, timeout=20_000)
         kinds.add(move["type"])
         moves += 1
+        collections = page.locator(".mvn-collection")
+        if collections.count() and "The game is over" not in page.locator(".status").inner_text():
+            # face down (the default): every seat sees how many, not which, its own too
+            assert "face down" in collections.first.inner_text()
+            assert collections.locator(".ion-card").count() == 0
+            hidden_checked = True
         assert moves <= 40, "an 18-card game has fewer moves"
     assert {"play", "respond"} <= kinds
     assert refused, "a wrong answer was tried and refused"
+    assert hidden_checked, "a collection was seen face down"
     page.get_by_role("heading", name="Final scores").wait_for()
     scores = page.locator(".scores table tbody tr")
     assert scores.count() == 2

@@ -251,10 +251,10 @@ function Public({ session, you }: PublicProps<G>) {
               </>
             )}
             {s.collection.count > 0 && (
-              <>
+              <div class="mvn-collection">
                 <h4 class="mvn-pile">Collected</h4>
                 <Cards cards={s.collection.cards} count={s.collection.count} label={`Seat ${s.seat}'s collection`} />
-              </>
+              </div>
             )}
           </li>
         ))}
