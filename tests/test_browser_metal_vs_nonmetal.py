@@ -166,6 +166,8 @@ def test_a_game_played_to_its_end_from_a_seat_page_on_a_phone(browser: Any, base
     log = page.locator(".log-lines").inner_text()
     assert "Exchange 2:" in log and "The game is over" in log
     assert axe_violations(page) == []
+    # nothing wider than the phone's screen (the tables scroll inside their own boxes)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     screenshot(page, f"{SLUG}-seat-phone")
     # the projector's page of the same table, once it is over
     projector = console.watch(browser.new_context(viewport=PROJECTOR).new_page())
