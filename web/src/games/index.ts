@@ -6,6 +6,7 @@ import type { GameModule } from "../lib/module";
 
 export const GAMES: Readonly<Partial<Record<Slug, () => Promise<GameModule>>>> = {
   "element-draft": () => import("./element-draft/index").then((m) => m.default),
+  polymer: () => import("./polymer/index").then((m) => m.default),
 };
 
 /** Whether the pages can draw this game (its slug is then one of the contract's). */
