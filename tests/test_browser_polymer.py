@@ -181,6 +181,18 @@ def test_polymer_in_real_time_against_bots_on_a_phone(browser: Any, base: str) -
         timeout=15_000
     )
     assert axe_violations(page) == []
+    # what two other seats offer or lend each other stays theirs: no card named in this
+    # seat's log or on its table while the timer runs
+    between_others = [
+        line
+        for line in _log(page).splitlines()
+        if re.match(r"Seat [1-4] (offers|lends) .*seat [1-4]\b", line) and "seat 0" not in line
+    ]
+    assert between_others, "the bots trade with each other"
+    assert not [line for line in between_others if re.search("[\u2663\u2666\u2665\u2660]", line)]
+    others = page.locator(".pm-table .pm-list li").filter(has_not_text=re.compile(r"\b(you|You)\b"))
+    for text in others.all_inner_texts():
+        assert not re.search("[\u2663\u2666\u2665\u2660]", text), text
 
     # the bots keep trading on the stream until the server's time is up
     page.get_by_role("heading", name="Final scores").wait_for(timeout=60_000)
