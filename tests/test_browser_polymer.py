@@ -228,10 +228,12 @@ def test_a_seat_page_offline_mid_game_resynchronises(browser: Any, base: str) ->
     page.get_by_role("button", name="I am ready").click()
     page.get_by_role("timer").wait_for()
     page.locator(".connection-live").wait_for()
-    _, before = call(_port(base), "GET", f"/v1/polymer/sessions/{sid}")
 
     context.set_offline(True)
+    # an open stream may run on until the server ends it (within 4 s); from then on the
+    # page hears nothing
     page.locator(".connection-reconnecting").wait_for(timeout=15_000)
+    _, before = call(_port(base), "GET", f"/v1/polymer/sessions/{sid}")
     # the bots trade on while the page hears nothing
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:

@@ -45,8 +45,13 @@ export function Seat({ session, legal, space, busy, act }: SeatProps<G>) {
   // they carry (the neighbours, the faces) do not change during a game.
   const known = useRef<MoveSpace | null>(null);
   if (space) known.current = space;
+  // likewise the listed moves (an accept with the first cards that meet its ask): each
+  // is used only for an offer or loan still in the view, with cards still in the hand
+  const listed = useRef<Move[]>([]);
+  if (legal.length) listed.current = legal;
   const trading = view.phase === "trading" && !session.outcome.finished;
   const forms = trading ? known.current : null;
+  const moves = trading ? listed.current : [];
 
   // a card that left the hand (traded, lent, repaid) is no longer selected
   useEffect(() => {
@@ -164,8 +169,8 @@ export function Seat({ session, legal, space, busy, act }: SeatProps<G>) {
         <div class="pm-owed" role="group" aria-labelledby="owed-heading">
           <h3 id="owed-heading">⚠ Repay first</h3>
           {owes.map((o) => {
-            const listed = legal.find((m) => m.type === "repay" && m.loan === o.loan);
-            const first = listed?.type === "repay" ? pick(hand, listed.cards) : [];
+            const suggested = moves.find((m) => m.type === "repay" && m.loan === o.loan);
+            const first = suggested?.type === "repay" ? pick(hand, suggested.cards) : [];
             return (
               <div key={o.loan}>
                 <p>
@@ -180,7 +185,7 @@ export function Seat({ session, legal, space, busy, act }: SeatProps<G>) {
                 >
                   Repay loan #{o.loan} with the {plural(selection.length, "selected card")}
                 </button>{" "}
-                {first.length > 0 && (
+                {first.length === o.count && o.count > 0 && (
                   <button
                     type="button"
                     disabled={busy}
@@ -203,10 +208,13 @@ export function Seat({ session, legal, space, busy, act }: SeatProps<G>) {
           ) : (
             <ul class="pm-offers">
               {toYou.map((o) => {
-                const listed = legal.find((m) => m.type === "accept" && m.offer === o.id);
-                const suggested = listed?.type === "accept" ? pick(hand, listed.give ?? []) : [];
+                const met = moves.find((m) => m.type === "accept" && m.offer === o.id);
                 const ask = o.ask ?? [];
+                const suggested = met?.type === "accept" ? pick(hand, met.give ?? []) : [];
                 const give = o.kind === "undo" ? [] : selection.length === ask.length ? selection : suggested;
+                // a trade is accepted with as many cards as it asks: the selection, or
+                // the first cards of the hand that meet the ask
+                const ready = o.kind === "undo" || give.length === ask.length;
                 return (
                   <li key={o.id} class="pm-offer">
                     {o.kind === "undo" ? (
@@ -222,14 +230,18 @@ export function Seat({ session, legal, space, busy, act }: SeatProps<G>) {
                         <CardRow cards={o.give ?? []} label={`Offer #${o.id}: seat ${o.from} gives`} small />
                         <p>
                           and asks for <strong>{codesLabel(ask)}</strong>
-                          {selection.length === ask.length ? " (you give your selected cards)" : ""}
+                          {selection.length === ask.length
+                            ? " (you give your selected cards)"
+                            : ready
+                              ? ""
+                              : `: select ${plural(ask.length, "card")} of yours to give`}
                         </p>
                       </>
                     )}
                     <button
                       type="button"
                       class="act"
-                      disabled={busy}
+                      disabled={busy || !ready}
                       onClick={() => send({ type: "accept", offer: o.id, give: give.map((c) => c.id) })}
                     >
                       {o.kind === "undo"
