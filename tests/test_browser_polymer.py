@@ -98,9 +98,13 @@ def _repay_if_called(page: Any) -> None:
             page.wait_for_timeout(500)
 
 
-def _select_first_card(page: Any) -> str:
+def _select_first_card(page: Any, keyboard: bool = False) -> str:
     card = page.locator(".pm-hand .pm-card-button").first
-    card.click()
+    if keyboard:
+        card.focus()
+        page.keyboard.press("Space")
+    else:
+        card.click()
     assert card.get_attribute("aria-pressed") == "true"
     return str(card.locator(".sr-only").inner_text())
 
@@ -168,9 +172,11 @@ def test_polymer_in_real_time_against_bots_on_a_phone(browser: Any, base: str) -
 
     # a loan lent to the right neighbour (seat 4), then called in: the bot repays
     _repay_if_called(page)
-    _select_first_card(page)
+    _select_first_card(page, keyboard=True)
     page.get_by_label("To").select_option("4")
-    page.get_by_role("button", name=re.compile("^Lend .* to seat 4$")).click()
+    lend = page.get_by_role("button", name=re.compile("^Lend .* to seat 4$"))
+    lend.focus()
+    page.keyboard.press("Enter")
     call_in = page.get_by_role("button", name=re.compile(r"^Call in loan #\d+$"))
     call_in.wait_for()
     loan = int(re.findall(r"\d+", call_in.inner_text())[0])
@@ -302,3 +308,35 @@ def test_a_move_decided_before_the_timer_started_is_decided_again(browser: Any, 
     console.allow(r"status of 409")
     assert [e for e in console.unexpected() if not re.search(r"net::|ERR_", e)] == []
     context.close()
+
+
+def _seconds(shown: str) -> int:
+    minutes, seconds = shown.split(":")
+    return int(minutes) * 60 + int(seconds)
+
+
+def test_the_clock_is_the_servers_whatever_the_devices(browser: Any, base: str) -> None:
+    """A device whose clock is an hour fast, and one an hour slow, show the time left by
+    the service's clock: the deadline minus the server's time, counted on from the offset
+    each answer carries."""
+    made = _session(base, {}, timer=600)
+    sid, host = made["session_id"], made["host_token"]
+    status, started = call(_port(base), "POST", f"/v1/polymer/sessions/{sid}/start", token=host)
+    assert status == 200
+    console = Console()
+    for seat, skew in ((0, 3600), (1, -3600)):
+        context = browser.new_context(viewport=PHONE)
+        page = console.watch(context.new_page())
+        page.clock.install(time=time.time() + skew)
+        page.goto(base + join_link("polymer", sid, seat, made["seats"][seat]["seat_token"]))
+        timer = page.get_by_role("timer")
+        timer.wait_for()
+        _, now = call(_port(base), "GET", f"/v1/polymer/sessions/{sid}")
+        left = (now["deadline_ms"] - now["server_now_ms"]) / 1000
+        assert abs(_seconds(timer.inner_text()) - left) <= 2.5, (skew, timer.inner_text(), left)
+        shown = _seconds(timer.inner_text())
+        page.wait_for_timeout(2500)
+        assert 1 <= shown - _seconds(timer.inner_text()) <= 4, "it counts down"
+        context.close()
+    assert started["deadline_ms"] - started["server_now_ms"] == 600_000
+    assert console.unexpected() == []
