@@ -76,9 +76,25 @@ function status(session: G["session"], you: number | null): string {
     : "Trading: offer, accept, lend and call in loans with your two neighbours until time is up.";
 }
 
-function describe(event: G["event"]): string | null {
-  if (event.type === "game_started") return `The cards are dealt to ${event.players} players, face down until the timer starts.`;
-  return event.explanation;
+function describe(event: G["event"], you: number | null): string | null {
+  switch (event.type) {
+    case "game_started":
+      return `The cards are dealt to ${event.players} players, face down until the timer starts.`;
+    // the stream carries the public event; the seat it concerns sees the cards on its
+    // page (its offers and loans), so its log line points there
+    case "offer_made":
+      if (event.to === you && event.give === undefined && event.kind === "trade") {
+        return `Seat ${event.from} offers you a trade of ${event.count} card${event.count === 1 ? "" : "s"} (offer #${event.offer}): see “Offers made to you”.`;
+      }
+      return event.explanation;
+    case "loan_made":
+      if (event.debtor === you && event.cards === undefined) {
+        return `Seat ${event.lender} lends you ${event.count} card${event.count === 1 ? "" : "s"} (loan #${event.loan}); it may call ${event.count === 1 ? "it" : "them"} in at any time.`;
+      }
+      return event.explanation;
+    default:
+      return event.explanation;
+  }
 }
 
 const ui: GameUi<G> = { status, Seat, Public, Scores, describe };
