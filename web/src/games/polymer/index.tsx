@@ -71,6 +71,10 @@ function status(session: G["session"], you: number | null): string {
   }
   const owed = view.you?.owes[0];
   if (owed) return `Seat ${owed.lender} called in loan #${owed.loan}: repay ${owed.count} card${owed.count === 1 ? "" : "s"} before anything else.`;
+  const waiting = view.offers.filter((o) => o.to === you).length;
+  if (waiting > 0) {
+    return `Trading: ${waiting === 1 ? "an offer made to you waits" : `${waiting} offers made to you wait`} for your answer (accept or decline).`;
+  }
   return you === null
     ? "Trading: every seat trades and lends with its two neighbours until time is up."
     : "Trading: offer, accept, lend and call in loans with your two neighbours until time is up.";
