@@ -8,6 +8,7 @@ export const GAMES: Readonly<Partial<Record<Slug, () => Promise<GameModule>>>> =
   "element-draft": () => import("./element-draft/index").then((m) => m.default),
   "metal-vs-nonmetal": () => import("./metal-vs-nonmetal/index").then((m) => m.default),
   polymerization: () => import("./polymerization/index").then((m) => m.default),
+  polymer: () => import("./polymer/index").then((m) => m.default),
 };
 
 /** Whether the pages can draw this game (its slug is then one of the contract's). */
