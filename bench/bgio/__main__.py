@@ -17,7 +17,10 @@ the last install), then starts on 127.0.0.1, each on a free port:
 * ``service-nokeys`` (not by default): ``service`` whose devices send no
   Idempotency-Key (its own gunicorn and Redis);
 * ``service-aof`` (not by default): ``service`` with Redis writing an append-only
-  file, fsync every second.
+  file, fsync every second;
+* ``service-poll`` (not by default): ``service`` whose devices play as they did before
+  seat streams (issue 32): they follow the public event stream and read their view
+  (``GET .../sessions/{id}?seat=``) once they may act again, instead of being pushed it.
 
 Then ``--rounds`` rounds, each playing every server in turn at each ``--matches``
 level for ``--seconds`` (after ``--settle`` seconds of play that do not count): A, B,
@@ -57,6 +60,7 @@ SERVERS = (
     "service-nolimits",
     "service-nokeys",
     "service-aof",
+    "service-poll",
 )
 DEFAULT_SERVERS = SERVERS[:4]
 APP = "service:create_app()"
@@ -233,6 +237,8 @@ def load(
     args += ["--clk-tck", str(os.sysconf("SC_CLK_TCK")), "--cpu", cpu]
     if server.name == "service-nokeys":
         args += ["--idempotency-keys", "off"]
+    if server.name == "service-poll":
+        args += ["--device", "poll"]
     done = subprocess.run(
         args,
         cwd=HERE,
