@@ -15,11 +15,13 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+import orjson
 import pytest
 from flask import Flask
 
 from rules.registry import GAMES
-from service import create_app
+from service import create_app, streams
+from service.sessions import store as store_module
 
 from .conftest import KEY_A, auth, make_settings
 from .test_conformance import QUICK_OPTIONS
@@ -259,3 +261,54 @@ def test_the_public_stream_still_needs_no_credential(stream_app: Flask) -> None:
         assert "view" not in hello["data"] and "seat" not in hello["data"]
     finally:
         stream.close()
+
+
+def test_the_stored_state_rides_the_message_and_never_a_stream(stream_app: Flask) -> None:
+    """Each commit publishes its sealed state for the seats' streams; the public stream
+    drops it, and no seat's frame carries it."""
+    client = stream_app.test_client()
+    t = Hosted(client, ED, players=2, seed=8, options={"deal": DEAL_2})
+    mine = seat_stream(t, 0)
+    public = Public(stream_app, t.url("/events"))
+    before, _ = t.store.load(t.id)
+    assert before is not None
+    raw = streams.Subscription(
+        t.store.stream_client(t.id), t.store.channel(t.id), sharded=before.sharded
+    )
+    try:
+        t.bot(1, "random")
+        published = raw.get(timeout=5)
+        (frame,) = mine.until(lambda f: f["event"] == "update")
+        heard = public.until(lambda f: f["event"] == "update")
+        (update,) = [f for f in heard if f["event"] == "update"]
+    finally:
+        raw.close()
+        mine.close()
+        public.close()
+    session, _ = t.store.load(t.id)
+    assert session is not None and session.version == 1
+    assert published is not None and orjson.loads(published)["sealed"] == session.token
+    for data in (frame["data"], update["data"]):
+        assert "sealed" not in data
+        assert session.token not in str(data) and session.token[:40] not in str(data)
+
+
+def test_a_message_without_the_state_is_read_back(
+    stream_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An instance older than seat streams (a rolling upgrade) publishes no state: the
+    seat's stream reads the session instead."""
+    client = stream_app.test_client()
+    t = Hosted(client, ED, players=2, seed=8, options={"deal": DEAL_2})
+    stream = seat_stream(t, 0)
+    older = store_module._COMMIT.replace(
+        """string.sub(ARGV[7], 1, -2) .. ',"sealed":"' .. ARGV[3] .. '"}'""", "ARGV[7]"
+    )
+    assert older != store_module._COMMIT
+    monkeypatch.setattr(store_module, "_COMMIT", older)
+    try:
+        t.bot(1, "random")
+        (frame,) = stream.until(lambda f: f["event"] == "update")
+    finally:
+        stream.close()
+    assert frame_members(frame["data"]) == as_seat_sees_it(t, 0)

@@ -20,7 +20,10 @@ the last install), then starts on 127.0.0.1, each on a free port:
   file, fsync every second;
 * ``service-poll`` (not by default): ``service`` whose devices play as they did before
   seat streams (issue 32): they follow the public event stream and read their view
-  (``GET .../sessions/{id}?seat=``) once they may act again, instead of being pushed it.
+  (``GET .../sessions/{id}?seat=``) once they may act again, instead of being pushed it;
+* ``service-base`` (with ``--baseline DIR``): ``service`` run from another checkout of
+  this project (say ``git archive <commit> | tar -x -C DIR``), with this checkout's
+  virtualenv, so that a change is measured against its baseline in the same run.
 
 Then ``--rounds`` rounds, each playing every server in turn at each ``--matches``
 level for ``--seconds`` (after ``--settle`` seconds of play that do not count): A, B,
@@ -61,6 +64,7 @@ SERVERS = (
     "service-nokeys",
     "service-aof",
     "service-poll",
+    "service-base",
 )
 DEFAULT_SERVERS = SERVERS[:4]
 APP = "service:create_app()"
@@ -155,7 +159,7 @@ def start_redis(tmp: Path, name: str, aof: bool) -> tuple[subprocess.Popen[bytes
     raise RuntimeError("redis-server did not start")
 
 
-def start_service(tmp: Path, name: str) -> Server:
+def start_service(tmp: Path, name: str, root: Path = ROOT) -> Server:
     redis, redis_port = start_redis(tmp, name, aof=name == "service-aof")
     env = {
         **bench_env(),
@@ -164,10 +168,13 @@ def start_service(tmp: Path, name: str) -> Server:
     }
     if name == "service-nolimits":
         env["RATE_LIMITS"] = "off"
+    if root != ROOT:  # its own packages first, ahead of this checkout's editable install
+        env["PYTHONPATH"] = str(root)
     port = free_port()
+    args = [GUNICORN, "--config", "gunicorn.conf.py", "--chdir", str(root)]
     proc = subprocess.Popen(
-        [GUNICORN, "--config", "gunicorn.conf.py", "--bind", f"127.0.0.1:{port}", APP],
-        cwd=ROOT,
+        [*args, "--bind", f"127.0.0.1:{port}", APP],
+        cwd=root,
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -380,6 +387,9 @@ def main() -> int:
     )
     parser.add_argument("--servers", default=",".join(DEFAULT_SERVERS))
     parser.add_argument("--out", type=Path, default=None, help="where to write every round")
+    parser.add_argument(
+        "--baseline", type=Path, default=None, help="service-base: the checkout it runs from"
+    )
     parser.add_argument("--compare", nargs=2, type=Path, metavar=("FIRST", "SECOND"))
     args = parser.parse_args()
     if args.compare:
@@ -390,6 +400,8 @@ def main() -> int:
     unknown = set(names) - set(SERVERS)
     if unknown:
         parser.error(f"unknown servers {sorted(unknown)}; choose from {', '.join(SERVERS)}")
+    if "service-base" in names and (args.baseline is None or not args.baseline.is_dir()):
+        parser.error("service-base needs --baseline DIR, a checkout of this project")
     levels = [int(m) for m in args.matches.split(",")]
     for tool in ("node", "npm", "redis-server", "redis-cli"):
         if shutil.which(tool) is None:
@@ -401,6 +413,7 @@ def main() -> int:
         "started": started,
         "commit": commit(),
         "command": " ".join(["python -m bench.bgio", *sys.argv[1:]]),
+        **({"baseline": str(args.baseline)} if args.baseline else {}),
         "cpus": os.cpu_count(),
         "load_before": os.getloadavg(),
         "node": subprocess.run(
@@ -417,6 +430,8 @@ def main() -> int:
             for name in names:
                 if name.startswith("bgio"):
                     servers.append(start_bgio(tmp, name, elements))
+                elif name == "service-base":
+                    servers.append(start_service(tmp, name, args.baseline.resolve()))
                 else:
                     servers.append(start_service(tmp, name))
             print(f"servers: {', '.join(f'{s.name} {s.url}' for s in servers)}", flush=True)

@@ -24,7 +24,7 @@ from ..auth import bearer
 from ..docs import AS_SEAT_OR_OBSERVER, SEAT_ERRORS, merge, operation
 from ..games import GameApi
 from ..parsing import ApiBlueprint as Blueprint
-from ..play import authorize
+from ..play import authorize, sealer
 from ..problems import Problem
 from ..schemas.common import StrictSchema, seat_field
 from . import flow
@@ -89,11 +89,6 @@ class EventsQuerySchema(StrictSchema):
     """``GET /sessions/{id}/events?seat=``: whose view to push (none: public events only)."""
 
     seat = seat_field(required=False, strict=False)
-
-
-SEAT_FRAME_WAIT_SECONDS = 1.0
-"""How long a seat's stream waits for the published message of a version it has already
-read (they are published by the commit that wrote the version, on another connection)."""
 
 
 def event_stream(blp: Blueprint, api: GameApi, operation_id: str) -> None:
@@ -195,8 +190,10 @@ def _stream(
                 return
             if payload.get("version", seen + 1) <= seen:  # published before the re-read
                 continue
-            if seat is not None:
-                payload = _next_seat_frame(loaded.api, subscription, payload, seat)
+            if seat is None:
+                payload.pop("sealed", None)  # the stored state (sealed): never on a stream
+            else:
+                payload = _next_seat_frame(loaded, subscription, payload, seat)
                 if "ended" in payload:  # its operator ended the session meanwhile
                     yield _sse("end", payload)
                     return
@@ -215,34 +212,31 @@ def _stream(
 
 
 def _next_seat_frame(
-    api: GameApi, subscription: streams.Subscription, first: dict[str, Any], seat: int
+    loaded: flow.Loaded, subscription: streams.Subscription, first: dict[str, Any], seat: int
 ) -> dict[str, Any]:
-    """The seat's frame after the published message ``first``: the session read once, at
-    its latest version, with the public events of every message up to that version
-    (or the operator's message that ended the session meanwhile)."""
+    """The seat's frame after the published message ``first``, or the operator's message
+    that ended the session meanwhile.
+
+    Every commit's message carries the state it stored, sealed (``sealed``), so the view
+    is built without reading the session back. Messages already received are folded into
+    one frame: the latest state, with every message's public events in order.
+    """
+    latest = first
     events = list(first.get("events", ()))
-    top = int(first["version"])
-    # messages already here: one read answers them all
     while (data := subscription.get(timeout=0)) is not None:
         message = orjson.loads(data)
         if "ended" in message:
             return message  # type: ignore[no-any-return]
         events.extend(message.get("events", ()))
-        top = max(top, int(message.get("version", top)))
-    loaded = flow.load(api, first["session_id"])
-    version = loaded.session.version
-    # the read may be ahead of the messages received: their events belong in this frame
-    waited = time.monotonic()
-    while top < version and time.monotonic() - waited < SEAT_FRAME_WAIT_SECONDS:
-        data = subscription.get(timeout=SEAT_FRAME_WAIT_SECONDS)
-        if data is None:
-            break
-        message = orjson.loads(data)
-        if "ended" in message:
-            return message  # type: ignore[no-any-return]
-        events.extend(message.get("events", ()))
-        top = max(top, int(message.get("version", top)))
-    finished = api.game.outcome(loaded.env.state).finished
-    frame = _seat_frame(loaded, seat, finished)
+        if int(message.get("version", -1)) > int(latest["version"]):
+            latest = message
+    if "sealed" in latest:
+        info = loaded.api.game.info
+        env = sealer().open(latest["sealed"], slug=info.slug, rules_version=info.rules_version)
+        # a real-time game's clock as the commit read it
+        at = flow.Loaded(loaded.api, loaded.session, env, int(latest.get("server_now_ms", 0)))
+    else:  # published by an instance older than issue 32 (a rolling upgrade): read it
+        at = flow.load(loaded.api, loaded.id)
+    frame = _seat_frame(at, seat, bool(latest.get("finished")))
     frame["events"] = events
     return frame
