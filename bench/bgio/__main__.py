@@ -420,6 +420,7 @@ def main() -> int:
             ["node", "--version"], capture_output=True, text=True
         ).stdout.strip(),
         "rounds": [],
+        "failed": [],
     }
     servers: list[Server] = []
     with tempfile.TemporaryDirectory(prefix="bgio-bench-") as folder:
@@ -440,7 +441,25 @@ def main() -> int:
             for r in range(args.rounds):
                 for matches in levels:
                     for server in servers:
-                        row = load(server, matches, args.seconds, elements, args.settle)
+                        try:
+                            row = load(server, matches, args.seconds, elements, args.settle)
+                        except RuntimeError as err:  # one server's round, not the run
+                            alive = all(p.poll() is None for p in server.procs)
+                            print(
+                                f"round {r + 1} {server.name} {matches} matches failed "
+                                f"(server {'alive' if alive else 'gone'}): {err}",
+                                flush=True,
+                            )
+                            record["failed"].append(
+                                {
+                                    "server": server.name,
+                                    "matches": matches,
+                                    "round": r + 1,
+                                    "alive": alive,
+                                    "error": str(err)[-2000:],
+                                }
+                            )
+                            continue
                         row["round"] = r + 1
                         record["rounds"].append(row)
                         print(
