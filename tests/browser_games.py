@@ -1,0 +1,60 @@
+"""Helpers of the browser tests of Chemistry Battle, Compound Capture and Chemistry
+Canasta: a game made through the API (with a seed, so the deal is the same each run)
+or the new-game page, a move made from a seat page and waited for, and the final
+table's screenshot (under test-artifacts/browser/; copied to docs/screenshots/ when
+UPDATE_DOCS_SCREENSHOTS=1, as the docs show each game's table as a student sees it).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from typing import Any
+from urllib.parse import urlsplit
+
+from service.pages import join_link
+
+from .browser import ROOT, screenshot
+from .test_gunicorn import call
+
+DOCS = ROOT / "docs" / "screenshots"
+
+# the log gained a line (the move's own events) and no move is under way
+MOVED = """n => document.querySelectorAll('.log-lines li').length > n
+  && !document.querySelector('main').hasAttribute('aria-busy')
+  || document.querySelector('.notice-refused') !== null"""
+
+
+def port_of(base: str) -> int:
+    return int(urlsplit(base).port or 80)
+
+
+def made(base: str, slug: str, body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """A hosted game made through the API; the join link of seat 0 and the answer."""
+    status, answer = call(port_of(base), "POST", f"/v1/{slug}/sessions", body)
+    assert status == 201, answer
+    link = base + join_link(slug, answer["session_id"], 0, answer["seats"][0]["seat_token"])
+    return link, answer
+
+
+def status_line(page: Any) -> str:
+    return str(page.locator(".status").inner_text())
+
+
+def log_length(page: Any) -> int:
+    return int(page.locator(".log-lines li").count())
+
+
+def press(page: Any, name: str | re.Pattern[str]) -> None:
+    """Presses an act button and waits until the move's answer is on the page."""
+    before = log_length(page)
+    page.get_by_role("button", name=name).first.click()
+    page.wait_for_function(MOVED, arg=before)
+
+
+def final_screenshot(page: Any, slug: str, name: str) -> None:
+    path = screenshot(page, name)
+    if os.environ.get("UPDATE_DOCS_SCREENSHOTS") == "1":
+        DOCS.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, DOCS / f"{slug}.png")

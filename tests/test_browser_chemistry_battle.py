@@ -1,0 +1,124 @@
+"""Chemistry Battle in a real browser (Chromium through Playwright): a game made on the
+new-game page at a phone's size (360 x 640), played to its end from the seat page of
+its join link against a bot seat, with the keyboard and the pointer in turn; then the
+projector's table page of the same game.
+
+One gunicorn server (as `make serve` runs it) and one browser for the module; the
+server ends every event stream after a few seconds, so the pages reconnect throughout.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .browser import PHONE, PROJECTOR, Console, axe_violations, browser, needs_chromium
+from .browser_games import final_screenshot, log_length, status_line
+from .test_gunicorn import serve
+
+pytestmark = [pytest.mark.redis, needs_chromium]
+__all__ = ["browser"]  # the shared browser fixture
+
+SLUG = "chemistry-battle"
+ROUNDS = 6
+
+# the page shows this seat's turn (its hand loaded) or the end of the game
+READY = """() => {
+  const s = document.querySelector('.status')?.textContent ?? '';
+  return s.includes('The game is over')
+    || (s.includes('your turn') && document.querySelector('.hand .card-button') !== null);
+}"""
+
+
+@pytest.fixture(scope="module")
+def base(redis_url: str) -> Iterator[str]:
+    with serve(redis_url, SSE_MAX_SECONDS="4", SSE_HEARTBEAT_SECONDS="1") as port:
+        yield f"http://127.0.0.1:{port}"
+
+
+def _create(page: Any, base: str) -> str:
+    """The new-game page: two players, seat 1 a bot, counted after ROUNDS rounds."""
+    page.goto(f"{base}/play")
+    page.get_by_label("Game").select_option(SLUG)
+    page.get_by_label("Players").fill("2")
+    page.get_by_label("Seat 1", exact=True).select_option("greedy")
+    page.get_by_label("round limit").fill(str(ROUNDS))
+    assert axe_violations(page) == []
+    page.get_by_role("button", name="Create the game").click()
+    page.get_by_role("heading", name=re.compile("the join links")).wait_for()
+    return str(page.get_by_role("link", name="Open seat 0", exact=True).get_attribute("href"))
+
+
+def _play_first_card(page: Any, keyboard: bool) -> None:
+    card = page.locator(".hand .card-button").first
+    name = card.locator(".sr-only").inner_text()
+    before = log_length(page)
+    if keyboard:
+        card.focus()
+        page.keyboard.press("Space")
+        play = page.get_by_role("button", name=re.compile("^Play "))
+        assert play.is_enabled()
+        play.focus()
+        page.keyboard.press("Enter")
+    else:
+        card.click()
+        page.get_by_role("button", name=re.compile("^Play ")).click()
+    page.wait_for_function("n => document.querySelectorAll('.log-lines li').length > n", arg=before)
+    # the card left the hand (the hand is no longer drawn once the game is over)
+    if page.locator(".hand").count():
+        assert name.split(",")[0] not in page.locator(".hand").inner_text()
+
+
+def test_a_game_played_to_its_end_from_a_seat_page_on_a_phone(browser: Any, base: str) -> None:
+    console = Console()
+    context = browser.new_context(viewport=PHONE)
+    page = console.watch(context.new_page())
+    link = _create(page, base)
+    page.goto(link)
+    page.wait_for_function(READY)
+    assert "#" not in page.url and "token" not in page.url
+    assert axe_violations(page) == []
+    # the hand is drawn from the view: 27 cards, each with symbol, number and name
+    hand = page.locator(".hand .card-button")
+    assert hand.count() == 27
+    first = hand.first.locator(".sr-only").inner_text()
+    assert re.fullmatch(r"[A-Z][a-z]+, symbol [A-Z][a-z]?, atomic number \d+", first)
+    played = 0
+    while "The game is over" not in status_line(page):
+        assert played < ROUNDS, status_line(page)
+        _play_first_card(page, keyboard=played % 2 == 0)
+        played += 1
+        page.wait_for_function(READY)
+        if played == 1:
+            # a round's result is on the table, in words: the winning card and why
+            assert re.search(
+                r"Round 1: (you win|seat 1 wins) 2 cards: .* beats ",
+                page.locator(".log-lines").inner_text(),
+            )
+            assert axe_violations(page) == []
+    assert played == ROUNDS
+    page.get_by_role("heading", name="Final scores").wait_for()
+    assert f"after round {ROUNDS}: the round limit was reached" in status_line(page)
+    rows = page.locator(".scores tbody tr")
+    assert rows.count() == 2
+    # the service's counts: the two seats hold all 54 cards between them
+    totals = [int(rows.nth(i).locator("td").last.inner_text()) for i in range(2)]
+    assert sum(totals) == 54
+    log = page.locator(".log-lines").inner_text()
+    assert f"Round {ROUNDS}:" in log and "round limit" in log.lower()
+    # once over, every seat's cards are shown (the cards are counted)
+    page.get_by_text("Seat 1's cards").click()
+    assert page.get_by_role("list", name="Seat 1's hand cards").locator("li").count() > 0
+    assert axe_violations(page) == []
+    final_screenshot(page, SLUG, "chemistry-battle-seat-phone")
+    projector = console.watch(browser.new_context(viewport=PROJECTOR).new_page())
+    projector.goto(link.split("/seat/")[0] + "/table")
+    projector.get_by_role("heading", name="Final scores").wait_for()
+    assert projector.evaluate("Object.keys(sessionStorage).length") == 0
+    assert axe_violations(projector) == []
+    assert console.unexpected() == []
+    projector.context.close()
+    context.close()
