@@ -20,9 +20,11 @@ from .test_gunicorn import call
 
 DOCS = ROOT / "docs" / "screenshots"
 
-# the log gained a line (the move's own events) and no move is under way
-MOVED = """n => document.querySelectorAll('.log-lines li').length > n
-  && !document.querySelector('main').hasAttribute('aria-busy')
+# the seat's view moved on from version n (its section carries the version it shows),
+# the game is over (the section is gone, the final scores are shown), or the move was
+# refused
+MOVED = """n => Number(document.querySelector('[data-version]')?.dataset.version ?? -1) > n
+  || document.querySelector('#scores-heading') !== null
   || document.querySelector('.notice-refused') !== null"""
 
 
@@ -46,9 +48,14 @@ def log_length(page: Any) -> int:
     return int(page.locator(".log-lines li").count())
 
 
+def version(page: Any) -> int:
+    """The version of the view the seat's section shows."""
+    return int(page.locator("[data-version]").get_attribute("data-version"))
+
+
 def press(page: Any, name: str | re.Pattern[str]) -> None:
     """Presses an act button and waits until the move's answer is on the page."""
-    before = log_length(page)
+    before = version(page)
     page.get_by_role("button", name=name).first.click()
     page.wait_for_function(MOVED, arg=before)
 

@@ -92,7 +92,7 @@ function Seat({ session, legal, busy, act }: SeatProps<G>) {
       ? `from your ${plural((mine.kitty_count ?? 0) + (mine.collected.count ?? 0), "collected card")}, in the order collected`
       : "from the top of your face-down hand";
   return (
-    <section class="seat" aria-labelledby="hand-heading">
+    <section class="seat" aria-labelledby="hand-heading" data-version={session.version}>
       <h2 id="hand-heading">Your cards</h2>
       <p class="seat-facts">
         <span>{plural(you.hand_count, "card")} in hand</span>

@@ -137,7 +137,7 @@ function Seat({ session, legal, busy, act }: SeatProps<G>) {
   const one = chosen.length === 1 ? hand.find((c) => c.id === chosen[0]) : undefined;
   const extend = (end: RunEnd) => run && act({ type: "extend", owner: run.owner, run: run.run, end, cards: chosen });
   return (
-    <section class="seat" aria-labelledby="hand-heading">
+    <section class="seat" aria-labelledby="hand-heading" data-version={session.version}>
       <h2 id="row-heading">Face-up compounds</h2>
       <p class="hint">To capture, select the compound, then the element and wild cards it needs.</p>
       <Row row={row} compound={row.some((c) => c.id === compound) ? compound : null} choose={setCompound} />

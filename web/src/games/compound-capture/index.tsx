@@ -68,7 +68,7 @@ function Seat({ session, legal, busy, act }: SeatProps<G>) {
       })
     : [];
   return (
-    <section class="seat" aria-labelledby="hand-heading">
+    <section class="seat" aria-labelledby="hand-heading" data-version={session.version}>
       <h2 id="row-heading">Face-up compounds</h2>
       <p class="hint">Select the compound to capture, then the element and wild cards it needs.</p>
       <Row row={row} compound={row.some((c) => c.id === compound) ? compound : null} choose={setCompound} />

@@ -324,7 +324,7 @@ export function SeatFacts({ seat, view, you }: { seat: SeatView; view: View; you
           ))}
         </ul>
       )}
-      {hand && seat.seat !== you && view.phase !== "play" && hand.length > 0 && (
+      {hand && view.phase !== "play" && hand.length > 0 && (
         <p class="dt-left">Left in hand: {list(hand.map(faceName))}.</p>
       )}
     </>
