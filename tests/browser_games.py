@@ -55,6 +55,9 @@ def version(page: Any) -> int:
 
 def press(page: Any, name: str | re.Pattern[str]) -> None:
     """Presses an act button and waits until the move's answer is on the page."""
+    notice = page.locator(".notice-refused")
+    if notice.count():  # an earlier refusal's, which the wait below must not take
+        notice.get_by_role("button", name="Dismiss").click()
     before = version(page)
     page.get_by_role("button", name=name).first.click()
     page.wait_for_function(MOVED, arg=before)

@@ -44,7 +44,8 @@ def base(redis_url: str) -> Iterator[str]:
 def play_turn_step(page: Any) -> str:
     """One move of this seat, as a student makes it; returns its kind."""
     if "draw card" in status_line(page):
-        press(page, re.compile("^Draw from the deck"))
+        deck = page.get_by_role("button", name=re.compile("^Draw from the deck"))
+        press(page, re.compile("^Draw from the deck" if deck.count() else "^Take the discard top"))
         return "draw"
     captures = page.locator(".dt-suggestions")
     if captures.count():

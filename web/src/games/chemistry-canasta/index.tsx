@@ -197,6 +197,12 @@ function Seat({ session, legal, busy, act }: SeatProps<G>) {
   );
 }
 
+/** What a place adds to its card: the number a wild card stands for, who laid it. */
+function placeNote(p: Run["positions"][number], owner: number, you: number | null): string | undefined {
+  const parts = [p.wild ? `as ${p.symbol} ${p.number}` : "", p.by !== owner ? `by ${p.by === you ? "you" : `seat ${p.by}`}` : ""];
+  return parts.filter(Boolean).join(" · ") || undefined;
+}
+
 function RunView({ run, you }: { run: Run; you: number | null }) {
   return (
     <li>
@@ -211,7 +217,7 @@ function RunView({ run, you }: { run: Run; you: number | null }) {
             <FaceView
               card={p.card}
               small
-              note={`${p.wild ? `as ${p.symbol} ${p.number}` : `${p.number}`}${p.by !== run.owner ? ` · by ${p.by === you ? "you" : `seat ${p.by}`}` : ""}`}
+              note={placeNote(p, run.owner, you)}
             />
           </li>
         ))}

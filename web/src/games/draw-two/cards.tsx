@@ -104,7 +104,7 @@ const kindClass = (card: Face): string =>
   card.kind === "compound" ? `dt-compound dt-${card.bonding ?? "covalent"}` : `dt-${card.kind}`;
 
 /** A card on the table (not something to press). */
-export function FaceView({ card, small, note }: { card: Face; small?: boolean; note?: string }) {
+export function FaceView({ card, small, note }: { card: Face; small?: boolean; note?: string | undefined }) {
   return (
     <span class={`card dt-card ${kindClass(card)}${small ? " card-small" : ""}`}>
       <span class="sr-only">{describeFace(card)}</span>

@@ -178,8 +178,13 @@ export function TurnActions({
     return (
       <div class="actions dt-actions">
         {allowed}
-        <button type="button" class="act" disabled={busy} onClick={() => act({ type: "draw", source: "deck" })}>
-          Draw from the deck ({plural(view.draw.count, "card")})
+        <button
+          type="button"
+          class="act"
+          disabled={busy || view.draw.count === 0}
+          onClick={() => act({ type: "draw", source: "deck" })}
+        >
+          {view.draw.count > 0 ? `Draw from the deck (${plural(view.draw.count, "card")})` : "The draw deck is empty"}
         </button>
         <button
           type="button"
