@@ -178,20 +178,28 @@ function Seat({ session, legal, busy, act }: SeatProps<G>) {
         <button type="button" class="act" disabled={busy || chosen.length < 3} onClick={() => act({ type: "run", cards: chosen })}>
           {chosen.length >= 3 ? `Lay a run of ${cardsText(chosen, hand)}` : "Lay a run: select 3 or more cards"}
         </button>
-        <button type="button" class="act" disabled={busy || !run || chosen.length === 0} onClick={() => extend("low")}>
-          {run ? `Extend ${runName(run, you.seat)} below ${run.low}` : "Extend a run below: select the run"}
-        </button>
-        <button type="button" class="act" disabled={busy || !run || chosen.length === 0} onClick={() => extend("high")}>
-          {run ? `Extend ${runName(run, you.seat)} above ${run.high}` : "Extend a run above: select the run"}
-        </button>
-        <button
-          type="button"
-          class="act"
-          disabled={busy || !run || !one}
-          onClick={() => run && one && act({ type: "claim", owner: run.owner, run: run.run, card: one.id })}
-        >
-          {run && one ? `Claim the wild card of ${runName(run, you.seat)} with ${faceName(one)}` : "Claim a wild card: select a run and one element"}
-        </button>
+        {runs.length > 0 && (
+          <>
+            <button type="button" class="act" disabled={busy || !run || chosen.length === 0} onClick={() => extend("low")}>
+              {run ? `Extend ${runName(run, you.seat)} below ${run.low}` : "Extend a run below: select the run"}
+            </button>
+            <button type="button" class="act" disabled={busy || !run || chosen.length === 0} onClick={() => extend("high")}>
+              {run ? `Extend ${runName(run, you.seat)} above ${run.high}` : "Extend a run above: select the run"}
+            </button>
+          </>
+        )}
+        {runs.some((r) => r.wilds > 0) && (
+          <button
+            type="button"
+            class="act"
+            disabled={busy || !run || !one}
+            onClick={() => run && one && act({ type: "claim", owner: run.owner, run: run.run, card: one.id })}
+          >
+            {run && one
+              ? `Claim the wild card of ${runName(run, you.seat)} with ${faceName(one)}`
+              : "Claim a wild card: select a run and one element"}
+          </button>
+        )}
       </TurnActions>
     </section>
   );

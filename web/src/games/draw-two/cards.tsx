@@ -120,11 +120,14 @@ export function FaceButton({
   order,
   onPress,
   small,
+  numbered = true,
 }: {
   card: Face;
   order: number | null;
   onPress: () => void;
   small?: boolean;
+  /** Whether its place in the selection is shown (the hand's order matters). */
+  numbered?: boolean;
 }) {
   return (
     <button
@@ -135,7 +138,7 @@ export function FaceButton({
     >
       <span class="sr-only">{describeFace(card)}</span>
       <FaceParts card={card} />
-      {order !== null && (
+      {order !== null && numbered && (
         <span class="card-note" aria-hidden="true">
           #{order}
         </span>

@@ -95,7 +95,13 @@ export function Row({ row, compound, choose }: { row: Face[]; compound: number |
     <ul class="cards dt-row" aria-label="Face-up compounds">
       {row.map((c) => (
         <li key={c.id}>
-          <FaceButton card={c} order={c.id === compound ? 1 : null} onPress={() => choose(c.id === compound ? null : c.id)} small />
+          <FaceButton
+            card={c}
+            order={c.id === compound ? 1 : null}
+            numbered={false}
+            onPress={() => choose(c.id === compound ? null : c.id)}
+            small
+          />
         </li>
       ))}
     </ul>
