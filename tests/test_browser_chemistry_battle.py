@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from .browser import PHONE, PROJECTOR, Console, axe_violations, browser, needs_chromium
-from .browser_games import final_screenshot, log_length, status_line
+from .browser_games import final_screenshot, log_length, made, press, status_line
 from .test_gunicorn import serve
 
 pytestmark = [pytest.mark.redis, needs_chromium]
@@ -121,4 +121,59 @@ def test_a_game_played_to_its_end_from_a_seat_page_on_a_phone(browser: Any, base
     assert axe_violations(projector) == []
     assert console.unexpected() == []
     projector.context.close()
+    context.close()
+
+
+# this seat's turn with its legal moves known (the next card), or the end of the game
+NEXT_READY = """() => {
+  const s = document.querySelector('.status')?.textContent ?? '';
+  if (s.includes('The game is over')) return true;
+  const next = [...document.querySelectorAll('button')].find(
+    b => b.textContent.startsWith('Play your next card'));
+  return s.includes('your turn') && next !== undefined && !next.disabled;
+}"""
+
+
+def test_face_down_hands_played_top_card_first_to_the_end(browser: Any, base: str) -> None:
+    """`hand_play: "top"`: the hand is a face-down stack, so the seat's one action is
+    *Play your next card*; collected cards lie face up and are played in order once
+    the hand is empty, until a seat runs out."""
+    link, _ = made(
+        base,
+        SLUG,
+        {
+            "players": 2,
+            "seed": 1,
+            "bots": {"1": "greedy"},
+            "options": {
+                "deal": [[10, 20, 30], [11, 21, 5]],
+                "dealer": 1,
+                "hand_play": "top",
+                "collected": "face_up",
+            },
+        },
+    )
+    console = Console()
+    context = browser.new_context(viewport=PROJECTOR)
+    page = console.watch(context.new_page())
+    page.goto(link)
+    page.wait_for_function(NEXT_READY)
+    # the stack's faces are not shown, not even to its owner
+    assert page.locator(".hand").count() == 0
+    assert "face-down stack" in page.locator(".seat").inner_text()
+    assert axe_violations(page) == []
+    rounds = 0
+    while "The game is over" not in status_line(page):
+        assert rounds < 40, status_line(page)
+        press(page, re.compile("^Play your next card"))
+        rounds += 1
+        page.wait_for_function(NEXT_READY)
+    page.get_by_role("heading", name="Final scores").wait_for()
+    assert "ran out of cards" in status_line(page)
+    totals = page.locator(".scores tbody tr td:last-child").all_inner_texts()
+    assert sorted(int(t) for t in totals) == [0, 6]
+    log = page.locator(".log-lines").inner_text()
+    assert "from the hand" in log and "collected" in log
+    assert axe_violations(page) == []
+    assert console.unexpected() == []
     context.close()

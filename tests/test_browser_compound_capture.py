@@ -73,6 +73,22 @@ def test_a_round_played_to_its_end_from_a_seat_page(browser: Any, base: str) -> 
     assert "molar mass" in compound
     assert page.get_by_role("list", name="Your hand").locator("li").count() == 7
     assert axe_violations(page) == []
+    # the keyboard selects a card (and unselects it)
+    card = page.get_by_role("list", name="Your hand").locator(".card-button").first
+    card.focus()
+    page.keyboard.press("Space")
+    assert card.get_attribute("aria-pressed") == "true"
+    page.keyboard.press("Enter")
+    assert card.get_attribute("aria-pressed") == "false"
+    # the projector's page during the round: no hand is shown, only how many cards
+    projector = console.watch(browser.new_context(viewport=PROJECTOR).new_page())
+    projector.goto(link.split("/seat/")[0] + "/table")
+    projector.get_by_role("heading", name="Face-up compounds").wait_for()
+    assert projector.get_by_role("list", name="Your hand").count() == 0
+    assert projector.locator(".dt-left").count() == 0
+    assert "7 cards in hand" in projector.locator(".seat-row").first.inner_text()
+    assert axe_violations(projector) == []
+    projector.context.close()
     moves: list[str] = []
     refused = False
     while "The match is over" not in status_line(page):
