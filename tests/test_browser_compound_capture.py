@@ -1,4 +1,4 @@
-"""Compound Capture in a real browser (Chromium through Playwright): a one-round game
+"""Compound Capture in a real browser (Chromium through Playwright): a two-round match
 made with a seed, played to its end from the seat page of its join link against a bot
 seat (draw two, then capture with the cards the rules allow, or discard); a refused
 capture shown in words; the projector's table page.
@@ -23,12 +23,18 @@ pytestmark = [pytest.mark.redis, needs_chromium]
 __all__ = ["browser"]  # the shared browser fixture
 
 SLUG = "compound-capture"
-GAME = {"players": 2, "seed": 11, "bots": {"1": "greedy"}, "options": {"target": None}}
+# two rounds (the target is not reached in two): seat 0 deals the second
+GAME = {"players": 2, "seed": 11, "bots": {"1": "greedy"}, "options": {"max_rounds": 2}}
 
 # this seat's turn with its legal moves known, a round to deal, or the end of the match
 READY = """() => {
   const s = document.querySelector('.status')?.textContent ?? '';
   if (s.includes('The match is over')) return true;
+  if (s.includes('deal the next round')) {
+    // offered once the rules list next_round for this seat
+    return [...document.querySelectorAll('button')]
+      .some(b => b.textContent === 'Deal the next round');
+  }
   if (!s.includes('your turn')) return false;
   const legal = document.querySelector('.dt-legal')?.textContent ?? '';
   return /allow \\d+ move/.test(legal);
@@ -43,6 +49,9 @@ def base(redis_url: str) -> Iterator[str]:
 
 def play_turn_step(page: Any) -> str:
     """One move of this seat, as a student makes it; returns its kind."""
+    if "deal the next round" in status_line(page):
+        press(page, "Deal the next round")
+        return "deal"
     if "draw card" in status_line(page):
         deck = page.get_by_role("button", name=re.compile("^Draw from the deck"))
         press(page, re.compile("^Draw from the deck" if deck.count() else "^Take the discard top"))
@@ -58,7 +67,7 @@ def play_turn_step(page: Any) -> str:
     return "discard"
 
 
-def test_a_round_played_to_its_end_from_a_seat_page(browser: Any, base: str) -> None:
+def test_a_match_played_to_its_end_from_a_seat_page(browser: Any, base: str) -> None:
     link, _ = made(base, SLUG, GAME)
     console = Console()
     context = browser.new_context(viewport=PROJECTOR)
@@ -107,12 +116,15 @@ def test_a_round_played_to_its_end_from_a_seat_page(browser: Any, base: str) -> 
         moves.append(play_turn_step(page))
         page.wait_for_function(READY)
     assert refused and "draw" in moves and moves.count("draw") % 2 == 0
+    assert moves.count("deal") == 1
     page.get_by_role("heading", name="Final scores").wait_for()
     # the service's scores with their evidence: compounds, hand penalties, the round
     assert page.locator(".scores tbody tr").count() == 2
     evidence = page.locator(".evidence[open]").first.inner_text()
     assert "captured" in evidence and "left in hand" in evidence and "Match total" in evidence
-    assert re.search(r"Round 1 is over", page.locator(".table").inner_text())
+    assert re.search(r"Round 2 is over", page.locator(".table").inner_text())
+    head = page.locator(".scores thead").inner_text()
+    assert "Round 1" in head and "Round 2" in head
     log = page.locator(".log-lines").inner_text()
     assert "The match is over" in log and "draw" in log
     if "capture" in moves:
