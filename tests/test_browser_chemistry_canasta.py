@@ -1,5 +1,5 @@
 """Chemistry Canasta in a real browser (Chromium through Playwright): a one-round game
-made with a seed, played to its end from the seat page of its join link against a bot
+with the Ionic Compound Deck, made with a seed, played to its end from the seat page of its join link against a bot
 seat: draw two, then capture, lay and extend runs of consecutive atomic numbers as the
 rules allow, and discard; a refused run shown in words; the projector's table page.
 
@@ -28,7 +28,7 @@ GAME = {
     "players": 2,
     "seed": 5,
     "bots": {"1": "greedy"},
-    "options": {"target": None, "reshuffles": 0},
+    "options": {"target": None, "reshuffles": 0, "decks": "ionic"},
 }
 
 # this seat's turn with its legal moves known, or the end of the match
@@ -96,6 +96,11 @@ def test_a_round_played_to_its_end_from_a_seat_page(browser: Any, base: str) -> 
     page.wait_for_function(READY)
     hand = page.get_by_role("list", name="Your hand").locator(".card-button")
     assert hand.count() == 7
+    # the Ionic Compound Deck's cards: each ion with its charge, in words and printed
+    row = page.get_by_role("list", name="Face-up compounds").locator(".card-button")
+    described = row.first.locator(".sr-only").inner_text()
+    assert re.search(r"ionic bonding, .* ions: \d \S+[+-] ions? \(charge \+\d", described)
+    assert re.search(r"\d × \S+[+-]", row.first.locator(".card-mass").inner_text())
     assert axe_violations(page) == []
     moves: list[str] = []
     refused = False

@@ -9,11 +9,17 @@ import type { Schemas } from "../../lib/contract";
 /** A card of either game (both are the contract's draw-two face plus their `deck`). */
 export type Face = Schemas["CompoundCaptureCard"] | Schemas["ChemistryCanastaCard"];
 
-const charge = (n: number): string => (n === 0 ? "0" : `${Math.abs(n) === 1 ? "" : Math.abs(n)}${n > 0 ? "+" : "−"}`);
+/** "2 × Na+, 1 × O2-": each ion as the service writes it, and how many. */
+export const ionsText = (card: Face): string => (card.ions ?? []).map((ion) => `${ion.count} × ${ion.ion}`).join(", ");
 
-/** "2 Na+, 1 O2−" from the card's ions. */
-export const ionsText = (card: Face): string =>
-  (card.ions ?? []).map((ion) => `${ion.count} ${ion.symbol}${charge(ion.charge)}`).join(", ");
+/** The ions in words: "2 Na+ ions (charge +1 each), 1 O2- ion (charge -2)". */
+const ionsWords = (card: Face): string =>
+  (card.ions ?? [])
+    .map((ion) => {
+      const sign = ion.charge > 0 ? `+${ion.charge}` : `${ion.charge}`;
+      return `${ion.count} ${ion.ion} ion${ion.count === 1 ? "" : "s"} (charge ${sign}${ion.count === 1 ? "" : " each"})`;
+    })
+    .join(", ");
 
 /** What a capture of this compound needs: "C + O + O". */
 export const recipe = (card: Face): string =>
@@ -33,7 +39,7 @@ export function describeFace(card: Face): string {
       `Compound ${card.formula ?? ""}, ${card.name ?? ""}`,
       card.bonding ? `${card.bonding} bonding` : "",
       `a capture needs ${recipe(card)}`,
-      card.ions ? `ions ${ionsText(card)}` : "",
+      card.ions ? `ions: ${ionsWords(card)}` : "",
       card.molar_mass !== undefined ? `molar mass ${card.molar_mass} grams per mole` : "",
     ];
     return parts.filter(Boolean).join(", ");

@@ -386,7 +386,7 @@ export function RoundEnd({ result, round, you }: { result: RoundResult; round: n
                 <td>
                   {plural(s.elements_in_hand, "element")}, {plural(s.wilds_in_hand, "wild")}
                 </td>
-                <td>−{s.penalty}</td>
+                <td>{s.penalty > 0 ? `−${s.penalty}` : "0"}</td>
                 <td>
                   <strong>{s.points}</strong>
                 </td>
