@@ -1,7 +1,8 @@
 """Chemistry Canasta in a real browser (Chromium through Playwright): a one-round game
-with the Ionic Compound Deck, made with a seed, played to its end from the seat page of its join link against a bot
-seat: draw two, then capture, lay and extend runs of consecutive atomic numbers as the
-rules allow, and discard; a refused run shown in words; the projector's table page.
+with the Ionic Compound Deck, made with a seed, played to its end from the seat page of
+its join link against a bot seat: draw two, then capture, lay and extend runs of
+consecutive atomic numbers as the rules allow, and discard; a refused run shown in
+words; the projector's table page.
 
 One gunicorn server (as `make serve` runs it) and one browser for the module; the
 server ends every event stream after a few seconds, so the pages reconnect throughout.
@@ -100,7 +101,9 @@ def test_a_round_played_to_its_end_from_a_seat_page(browser: Any, base: str) -> 
     row = page.get_by_role("list", name="Face-up compounds").locator(".card-button")
     described = row.first.locator(".sr-only").inner_text()
     assert re.search(r"ionic bonding, .* ions: \d \S+[+-] ions? \(charge \+\d", described)
-    assert re.search(r"\d × \S+[+-]", row.first.locator(".card-mass").inner_text())
+    assert re.search(
+        r"\d \N{MULTIPLICATION SIGN} \S+[+-]", row.first.locator(".card-mass").inner_text()
+    )
     assert axe_violations(page) == []
     moves: list[str] = []
     refused = False
