@@ -35,7 +35,8 @@ warnings.filterwarnings(
 bind = os.environ.get("BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 worker_connections = int(os.environ.get("WORKER_CONNECTIONS", "1000"))
-timeout = 30
+# a worker silent this long (its heartbeat starved, or stuck) is killed and replaced
+timeout = int(os.environ.get("WORKER_TIMEOUT", "30"))
 graceful_timeout = 10
 # with the gevent worker this is also the time a client has to send a request line
 # and headers (each request on a connection); a slower client is disconnected

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from .browser import PHONE, PROJECTOR, Console, axe_violations, browser, needs_chromium
-from .browser_games import final_screenshot, log_length, made, press, status_line
+from .browser_games import MOVED, final_screenshot, made, press, status_line, version
 from .test_gunicorn import serve
 
 pytestmark = [pytest.mark.redis, needs_chromium]
@@ -55,18 +55,18 @@ def _create(page: Any, base: str) -> str:
 def _play_first_card(page: Any, keyboard: bool) -> None:
     card = page.locator(".hand .card-button").first
     name = card.locator(".sr-only").inner_text()
-    before = log_length(page)
+    before = version(page)
+    play = page.get_by_role("button", name=re.compile("^Play "))
     if keyboard:
         card.focus()
         page.keyboard.press("Space")
-        play = page.get_by_role("button", name=re.compile("^Play "))
-        assert play.is_enabled()
+        page.locator(".hand .card-button[aria-pressed=true]").wait_for()
         play.focus()
         page.keyboard.press("Enter")
     else:
         card.click()
-        page.get_by_role("button", name=re.compile("^Play ")).click()
-    page.wait_for_function("n => document.querySelectorAll('.log-lines li').length > n", arg=before)
+        play.click()
+    page.wait_for_function(MOVED, arg=before)
     # the card left the hand (the hand is no longer drawn once the game is over)
     if page.locator(".hand").count():
         assert name.split(",")[0] not in page.locator(".hand").inner_text()
