@@ -68,3 +68,25 @@ def final_screenshot(page: Any, slug: str, name: str) -> None:
     if os.environ.get("UPDATE_DOCS_SCREENSHOTS") == "1":
         DOCS.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, DOCS / f"{slug}.png")
+
+
+def create_on_page(
+    page: Any, base: str, slug: str, players: int, bots: dict[int, str], choices: dict[str, str]
+) -> str:
+    """The new-game page: the game, players, bot seats and options chosen from lists
+    (an option's label -> the value shown); returns the join link of seat 0."""
+    page.goto(f"{base}/play")
+    page.get_by_label("Game").select_option(slug)
+    # the game's catalogue entry arrives after the choice and resets the form to its
+    # minimum players: fill it once that has happened
+    for label in choices:
+        page.get_by_label(label, exact=True).wait_for()
+    page.wait_for_load_state("networkidle")
+    page.get_by_label("Players").fill(str(players))
+    for seat, bot in bots.items():
+        page.get_by_label(f"Seat {seat}", exact=True).select_option(bot)
+    for label, value in choices.items():
+        page.get_by_label(label, exact=True).select_option(label=value)
+    page.get_by_role("button", name="Create the game").click()
+    page.get_by_role("heading", name=re.compile("the join links")).wait_for()
+    return str(page.get_by_role("link", name="Open seat 0", exact=True).get_attribute("href"))

@@ -43,6 +43,9 @@ def _create(page: Any, base: str) -> str:
     """The new-game page: two players, seat 1 a bot, counted after ROUNDS rounds."""
     page.goto(f"{base}/play")
     page.get_by_label("Game").select_option(SLUG)
+    # the game's catalogue entry resets the form when it arrives: fill it after that
+    page.get_by_label("round limit").wait_for()
+    page.wait_for_load_state("networkidle")
     page.get_by_label("Players").fill("2")
     page.get_by_label("Seat 1", exact=True).select_option("greedy")
     page.get_by_label("round limit").fill(str(ROUNDS))
