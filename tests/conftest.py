@@ -287,12 +287,19 @@ JAVASCRIPT: list[str] = []
 """A distributed run's controller: what every worker's JavaScript round trip found."""
 
 
+EVENTS: dict[str, set[str]] = {}
+"""A distributed run's controller: the event types every worker checked (game -> types)."""
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_testnodedown(node: Any, error: Any) -> None:
-    """xdist: a worker finished; keep the codes it walked and its round trip's findings."""
+    """xdist: a worker finished; keep the codes it walked, the event types it checked and
+    its round trip's findings."""
     output = getattr(node, "workeroutput", {})
     for code, places in output.get("walked", {}).items():
         WALKED.setdefault(code, set()).update(places)
+    for slug, kinds in output.get("events", {}).items():
+        EVENTS.setdefault(slug, set()).update(kinds)
     JAVASCRIPT.extend(output.get("javascript", []))
 
 
@@ -305,8 +312,9 @@ def _fail_session(session: pytest.Session, gate: str, found: list[str]) -> None:
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """A worker hands the codes it walked to the controller; the controller of a whole
-    distributed run checks them all (the catalogue gate, tests/test_walked.py). Every
+    """A worker hands the codes it walked and the event types it checked to the
+    controller; the controller of a whole distributed run checks them all (the catalogue
+    gate and the event gate, tests/test_walked.py). Every
     process sends the answers and records it got through JavaScript's JSON
     (``contract.javascript_problems``); any it finds fail the run."""
     config = session.config
@@ -314,6 +322,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     rounded = contract.javascript_problems(contract.RECORDER) if exitstatus in (0, 1) else []
     if workeroutput is not None:
         workeroutput["walked"] = {code: sorted(p) for code, p in contract.walked().items()}
+        workeroutput["events"] = {s: sorted(k) for s, k in contract.CHECKED_EVENTS.items()}
         workeroutput["javascript"] = rounded
         return
     if rounded or JAVASCRIPT:
@@ -324,3 +333,6 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     found = contract.gate(WALKED)
     if found:
         _fail_session(session, "catalogue gate", found)
+    found = contract.event_gate(EVENTS)
+    if found:
+        _fail_session(session, "event gate", found)

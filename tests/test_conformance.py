@@ -31,6 +31,7 @@ from rules.wire import MoveForm, Outcome
 from rules.zones import Layout, Place, Seen, Zones, named_cards
 from service.tokens import Envelope, Sealer
 
+from . import contract
 from .conftest import KEY_A
 
 SEALER = Sealer((KEY_A,))
@@ -248,10 +249,13 @@ def matched(items: Sequence[Any], slots: Sequence[Sequence[Any]]) -> bool:
 
 
 def events_match_the_declarations(game: Game, state: dict[str, Any], events: list[Any]) -> None:
+    """Every event, as each seat and an observer get it, has its declared shape; each
+    type checked is recorded for the event gate (``tests/test_walked.py``)."""
     kinds = union(game.wire.events)
     for seat in [None, *range(int(state["players"]))]:
         for event in events_for(events, seat):
             declared(kinds, event, f"an event delivered to seat {seat}")
+            contract.event_checked(game.info.slug, event["type"])
 
 
 @functools.cache
@@ -401,6 +405,46 @@ CASES = [
 @pytest.mark.parametrize(("slug", "players"), CASES)
 def test_full_playout_with_deep_checks(slug: str, players: int) -> None:
     assert playout(GAMES[slug], players, seed=players, bots=["random", "greedy"], deep=True) > 0
+
+
+RARE = [
+    # game, players, seed, bots, options: the event the fixed mix above does not emit
+    (
+        "chemistry-canasta",
+        5,
+        6,
+        ["random", "greedy"],
+        {"target": 1, "on_tie": "play_on"},
+        "match_tied",
+    ),
+    (
+        "compound-capture",
+        3,
+        0,
+        ["random", "greedy"],
+        {"target": 1, "on_tie": "play_on"},
+        "match_tied",
+    ),
+    ("metal-vs-nonmetal", 2, 1, ["greedy"], {}, "forced_play"),
+    ("polymer", 6, 8, ["greedy", "random"], QUICK_OPTIONS["polymer"], "trade_undone"),
+    ("polymerization", 2, 0, ["random"], {}, "reactivation"),
+]
+"""Deep playouts that emit the events the ones above do not, found by varying bots,
+seeds and options: the event gate (``tests/test_walked.py``) needs every declared event
+checked somewhere (compound-capture's ``draw_ended`` needs both piles spent, which its
+rules tests set up)."""
+
+
+@pytest.mark.parametrize(("slug", "players", "seed", "bots", "options", "event"), RARE)
+def test_deep_playouts_that_emit_the_rare_events(
+    slug: str, players: int, seed: int, bots: list[str], options: dict[str, Any], event: str
+) -> None:
+    earlier = contract.CHECKED_EVENTS.pop(slug, set())
+    try:
+        assert playout(GAMES[slug], players, seed=seed, bots=bots, deep=True, options=options)
+        assert event in contract.CHECKED_EVENTS[slug], f"the playout emitted no {event}"
+    finally:
+        contract.CHECKED_EVENTS[slug] |= earlier
 
 
 @pytest.mark.parametrize("slug", sorted(GAMES))
