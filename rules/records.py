@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
 from functools import cached_property
 from typing import Annotated, Any, Generic, Literal, TypedDict, TypeVar, Union
 
@@ -44,6 +43,7 @@ from rules.core import (
     with_actor,
 )
 from rules.shapes import F
+from rules.times import iso
 from rules.wire import DealtPile, acted
 from rules.wire import Outcome as OutcomeShape
 
@@ -295,12 +295,6 @@ def record_type(game: Game) -> Any:
     return made
 
 
-def _iso(ms: int | None) -> str | None:
-    if ms is None:
-        return None
-    return datetime.fromtimestamp(ms / 1000, tz=UTC).isoformat(timespec="milliseconds")
-
-
 def document(game: Game, log: Log, *, complete: bool, game_id: str, mode: str) -> dict[str, Any]:
     """The record of the game ``log`` holds: the whole one (``complete``: every move, the
     seed and the deal; for a game that is over) or the public one (what every seat and
@@ -324,7 +318,7 @@ def document(game: Game, log: Log, *, complete: bool, game_id: str, mode: str) -
             "bot": step.bot,
             "system": step.system,
             "at": step.at,
-            "time": _iso(step.at),
+            "time": iso(step.at),
             "events": events_for(with_actor(events, step.seat), None),
         }
         for step, events in zip(log.steps, done.steps, strict=True)

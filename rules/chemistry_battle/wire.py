@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Annotated, Literal, TypedDict
 
 from rules.shapes import Count, F, Seat
-from rules.wire import GameOver, Pile, Wire
+from rules.wire import GameOver, Pile
 
 from .cards import HIGHEST, LOWEST
 
@@ -376,26 +376,3 @@ class GameOverEvent(GameOver):
     round: Annotated[RoundNo, F("The last round played.")]
     counts: Annotated[list[Count], F("Cards counted, per seat.")]
     message: Annotated[str, F("What ended the game and who won, in a sentence.")]
-
-
-WIRE = Wire(
-    options=Options,
-    moves=(PlayMove, PlayNextMove),
-    view=View,
-    scores=Scores,
-    events=(
-        CardPlayedEvent,
-        PilePickedUpEvent,
-        RoundWonEvent,
-        KittyCapturedEvent,
-        SeatOutEvent,
-        RoundStartedEvent,
-        GameOverEvent,
-    ),
-    card=Card,
-    example={
-        "players": 2,
-        "options": {"deal": [[1, 26, 8], [25, 6, 17]], "dealer": 1},
-        "seed": 1,
-    },
-)

@@ -48,6 +48,7 @@ from rules.core import (
 )
 from rules.rng import new_rng, randbelow, shuffled
 from rules.shapes import quote
+from rules.wire import Wire
 
 from . import explain, scoring, wire
 from .bots import greedy_pick
@@ -496,9 +497,32 @@ def deck() -> list[dict[str, Any]]:
     return [deck_card(z) for z in range(1, MAX_Z + 1)]
 
 
+WIRE = Wire(
+    options=wire.Options,
+    moves=ACTIONS.shapes,
+    view=wire.View,
+    scores=wire.Scores,
+    events=(
+        wire.CardSelectedEvent,
+        wire.CardsRevealedEvent,
+        wire.WordSpelledEvent,
+        wire.IonsPairedEvent,
+        wire.HandsPassedEvent,
+        wire.GameOverEvent,
+    ),
+    card=wire.DeckCard,
+    resources={"words": wire.WordList},
+    example={
+        "players": 2,
+        "options": {"deal": [[1, 8, 26], [6, 11, 17]], "words": ["bacon", "scone"]},
+        "seed": 1,
+    },
+)
+
+
 GAME = GameRules(
     info=INFO,
-    wire=wire.WIRE,
+    wire=WIRE,
     setup=setup,
     to_act=to_act,
     view=view,
