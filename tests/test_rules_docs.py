@@ -10,6 +10,8 @@ the same for every game) are explained once, in the problem catalogue
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -38,3 +40,26 @@ def test_a_code_missing_from_the_document_is_named() -> None:
     assert undocumented("element-draft", ["already_selected", "no_such_code_anywhere"]) == [
         "no_such_code_anywhere"
     ]
+
+
+def test_check_game_keeps_one_game_only() -> None:
+    """`make check-game GAME=<slug>` (``--game``): the tests of the other games are
+    deselected, the game's own and the generic ones stay; an unknown slug is refused."""
+    root = DOCS.parent.parent
+    run = [sys.executable, "-m", "pytest", "-q", "--collect-only", "-p", "no:cacheprovider"]
+    here = "tests/test_rules_docs.py"
+    done = subprocess.run(
+        [*run, "--game", "polymer", here], cwd=root, capture_output=True, text=True, check=False
+    )
+    ids = [line for line in done.stdout.splitlines() if line.startswith(here)]
+    assert f"{here}::test_every_declared_code_is_in_the_rules_document[polymer]" in ids
+    assert f"{here}::test_a_code_missing_from_the_document_is_named" in ids
+    assert not [i for i in ids if "[" in i and "[polymer]" not in i], ids
+    bad = subprocess.run(
+        [*run, "--game", "no-such-game", here],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert bad.returncode != 0 and "not a game" in bad.stderr + bad.stdout
