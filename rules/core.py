@@ -1,6 +1,6 @@
 """The engine contract every game module implements.
 
-A game is a module-level object satisfying :class:`Game`: pure functions over
+A game is a module-level object satisfying :class:`GameRules`: pure functions over
 JSON-ready state (``dict``/``list``/``str``/``int``/``float``/``bool``/``None``).
 Nothing here touches the clock, the network or a global random generator; chance
 lives in the state (see :mod:`rules.rng`) and time, where a game has it, arrives
@@ -552,10 +552,6 @@ class GameRules:
             ]
 
         return dealt
-
-
-Game = GameRules
-"""The type every registered game has (kept as a name for readability)."""
 
 
 def move_parser(moves: Sequence[type]) -> Callable[[Mapping[str, Any]], Move]:

@@ -15,7 +15,7 @@ from typing import Any, TypedDict
 import pytest
 from _pytest.outcomes import Failed
 
-from rules.core import Game
+from rules.core import GameRules
 from rules.registry import GAMES
 
 from .test_conformance import QUICK_OPTIONS, playout
@@ -30,7 +30,7 @@ def without(tp: type, member: str) -> type:
     return spoiled
 
 
-def first_event(game: Game) -> tuple[type, str]:
+def first_event(game: GameRules) -> tuple[type, str]:
     """An event type the game sends at once, and one of its members besides ``type``."""
     state = game.setup(game.info.min_players, QUICK_OPTIONS.get(game.info.slug, {}), 1)
     for _ in range(200):
@@ -47,7 +47,7 @@ def first_event(game: Game) -> tuple[type, str]:
     raise AssertionError("no event with a member in 200 moves")
 
 
-def spoiled_playout(game: Game) -> None:
+def spoiled_playout(game: GameRules) -> None:
     playout(game, game.info.min_players, seed=1, bots=["random"], deep=True)
 
 

@@ -238,7 +238,7 @@ def draft(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     return new, events
 
 
-ACTIONS = Actions((Action(wire.DraftMove, verify_draft, draft, drafts),), before=waiting)
+ACTIONS = Actions((Action(wire.DraftMove, verify_draft, draft, drafts),), waiting=waiting)
 
 
 def _reveal(state: State) -> tuple[State, list[Event]]:
