@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
 from rules import shapes
 from rules.rng import choice, new_rng
@@ -361,6 +361,12 @@ def _derived(*args: Any) -> Any:
     raise AssertionError("replaced in GameRules.__post_init__")  # pragma: no cover
 
 
+class Setup(Protocol):
+    """A game's ``setup``: its parameters named, so a call may name them (``seed=1``)."""
+
+    def __call__(self, players: int, options: Mapping[str, Any], seed: int) -> State: ...
+
+
 @dataclass(frozen=True)
 class GameRules:
     """What every registered game provides: its metadata, its shapes and pure functions.
@@ -415,7 +421,7 @@ class GameRules:
     """
 
     info: GameInfo
-    setup: Callable[[int, Mapping[str, Any], int], State]
+    setup: Setup
     to_act: Callable[[State], list[int]]
     view: Callable[[State, int | None], JSON]
     scores: Callable[[State], JSON]
