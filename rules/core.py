@@ -423,7 +423,7 @@ class GameRules:
     info: GameInfo
     setup: Setup
     to_act: Callable[[State], list[int]]
-    view: Callable[[State, int | None], JSON]
+    view: Callable[[State, int | None], Mapping[str, Any]]
     scores: Callable[[State], JSON]
     outcome: Callable[[State], Outcome]
     verify: Callable[[State, int, Move], None]
@@ -444,7 +444,7 @@ class GameRules:
     clock: Clock | None = None
     extras: tuple[Extra, ...] = ()
     dealt: Callable[[State], list[JSON]] = _derived
-    situation: Callable[[State, int], JSON] | None = None
+    situation: Callable[[State, int], Mapping[str, Any]] | None = None
     move_forms: Callable[[State, int], list[JSON]] | None = None
 
     def __post_init__(self) -> None:
@@ -466,7 +466,7 @@ class GameRules:
         """Whether ``verify`` accepts the parsed ``move`` for ``seat`` now."""
         return can(self.verify, state, seat, move)
 
-    def situation_of(self, state: State, seat: int) -> JSON:
+    def situation_of(self, state: State, seat: int) -> Mapping[str, Any]:
         """What ``seat``'s decision rests on in ``state``: a move decided on one state is
         still a decision about a later one when the seat's situation is the same in both
         (the service then judges it by the rules on the later state; otherwise it is

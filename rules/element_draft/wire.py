@@ -72,6 +72,8 @@ FamilyKey = Literal[
 ]
 if get_args(FamilyKey) != FAMILIES:  # the contract's enum is the data's, in order
     raise TypeError(f"families: the wire declares {get_args(FamilyKey)}, the data {FAMILIES}")
+FAMILY_KEY: dict[str, FamilyKey] = {key: key for key in get_args(FamilyKey)}
+"""The data's family slug as the declared key (the same string, typed)."""
 
 IonCharge = Annotated[int, F(minimum=-4, maximum=7)]
 
