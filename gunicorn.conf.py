@@ -150,7 +150,11 @@ def on_starting(server: object) -> None:
         from service import embedded_redis
 
         try:
-            url = embedded_redis.start(os.environ.get("EMBEDDED_REDIS_DIR", "instance/redis"))
+            # a folder of this server's own: a second `make serve` on another port in
+            # the same checkout starts its own Redis, and stopping either leaves the other's
+            base = os.environ.get("EMBEDDED_REDIS_DIR", "instance/redis")
+            bound = getattr(getattr(server, "cfg", None), "bind", None) or [bind]
+            url = embedded_redis.start(embedded_redis.folder_for(base, bound[0]))
         except ImportError:
             raise SystemExit(
                 "REDIS_URL is not set and the embedded Redis is not installed (it comes with "
