@@ -4,7 +4,7 @@
 // is printed on the card: colour is never the only sign.
 import type { Schemas } from "../../lib/contract";
 
-export type Card = Schemas["MetalVsNonmetalCard"];
+export type Card = Schemas["IonCard"];
 
 /** "+2", "−3": a signed charge as a learner reads it. */
 export const signed = (n: number): string => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");

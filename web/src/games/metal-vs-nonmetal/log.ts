@@ -5,7 +5,7 @@ import type { TypesOf } from "../../lib/game";
 import { signed } from "./cards";
 
 type G = TypesOf<"metal-vs-nonmetal">;
-type Card = Schemas["MetalVsNonmetalCard"];
+type Card = Schemas["IonCard"];
 
 const cardsWord = (n: number): string => `${n} card${n === 1 ? "" : "s"}`;
 const named = (cards: Card[] | undefined): string => (cards && cards.length ? `: ${cards.map((c) => c.ion).join(", ")}` : "");
