@@ -217,7 +217,7 @@ def test_polymer_in_real_time_against_bots_on_a_phone(browser: Any, base: str) -
     assert projector.locator(".pm-card").count() > 0  # every hand is shown at the end
     assert axe_violations(projector) == []
     screenshot(projector, "polymer-table-projector")
-    # what a projector's screen shows (docs/screenshots/polymer.png is one of these)
+    # what a projector's screen shows
     projector.screenshot(path=str(ARTIFACTS / "polymer-table-projector-screen.png"))
     assert console.unexpected() == []
     projector.context.close()
