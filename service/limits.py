@@ -322,6 +322,7 @@ class Limiter:
             return self.counter.draw(budget, who)
         except redis.RedisError as err:  # play matters more than the limit
             log.warning("rate limit %s not counted: %s", budget.scope, err)
+            g.redis_failed = err  # a hosted request then answers 503 at once (flow.store)
             return None
 
     @staticmethod

@@ -144,10 +144,21 @@ class BlockingSentinelPool(SentinelConnectionPool, redis.BlockingConnectionPool)
 
 
 def _retry() -> Retry:
-    # A dropped idle connection (a restarted server, a failover) deserves one quick
-    # retry; a Redis that is really gone must answer 503 within about a second,
-    # not after redis-py 8's ten attempts.
-    return Retry(ExponentialWithJitterBackoff(base=0.01, cap=0.1), retries=2)
+    """Two quick retries for a connection that was dropped (a restarted server, a
+    failover: the next connection answers at once), none for a timeout.
+
+    A Redis that does not answer within ``REDIS_TIMEOUT_SECONDS`` (a paused or
+    overloaded server, a network that drops packets) would not answer a second try
+    either: retrying a timeout held hosted requests and ``/readyz`` three times the
+    timeout and more (issue 27). So a hung Redis is a ``503 redis_unavailable`` after
+    one timeout, about a second, and a refused or dropped connection after at most
+    three quick attempts.
+    """
+    return Retry(
+        ExponentialWithJitterBackoff(base=0.01, cap=0.1),
+        retries=2,
+        supported_errors=(redis.ConnectionError,),
+    )
 
 
 # A stream's pub/sub connection is never reconnected behind its back: the updates

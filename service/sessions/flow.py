@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 import redis
-from flask import current_app
+from flask import current_app, g
 
 from rules.core import Event, Move, RuleViolation, events_for, with_actor
 from rules.records import TIME_UP, Step
@@ -52,6 +52,11 @@ def store() -> SessionStore:
             "stateless play keeps working.",
             headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
         )
+    failed: redis.RedisError | None = g.get("redis_failed")
+    if failed is not None:
+        # this request's rate-limit draw already waited out Redis's timeout: answer now,
+        # not after a second timeout (a hung Redis is refused within about a second)
+        raise redis_down(failed)
     return found
 
 
