@@ -97,6 +97,13 @@ class Settings:
     rate_limit_moves: str = "1800 per minute"
     rate_limit_streams: str = "240 per minute"
     rate_limit_operator_sessions: str = "600 per minute"
+    # views, legal moves, scores, the catalogue, the operator's endpoints, the pages: a
+    # class of 30 at a human pace made 584 reads in its busiest minute (bench/README.md)
+    rate_limit_reads: str = "2400 per minute"
+    # refused operator keys, host and seat tokens, per address
+    rate_limit_failed_credentials: str = "30 per minute; 200 per hour"
+    # a replay draws one unit of the setup budget per started this many bytes of record
+    replay_cost_bytes: int = 256 * 1024
     rate_limits_enabled: bool = True
     # how many proxies in front set X-Forwarded-For (the shipped nginx: 1), so that the
     # client's own address is the one limited
@@ -147,6 +154,11 @@ class Settings:
             rate_limit_moves=env.get("RATE_LIMIT_MOVES", "1800 per minute"),
             rate_limit_streams=env.get("RATE_LIMIT_STREAMS", "240 per minute"),
             rate_limit_operator_sessions=env.get("RATE_LIMIT_OPERATOR_SESSIONS", "600 per minute"),
+            rate_limit_reads=env.get("RATE_LIMIT_READS", "2400 per minute"),
+            rate_limit_failed_credentials=env.get(
+                "RATE_LIMIT_FAILED_CREDENTIALS", "30 per minute; 200 per hour"
+            ),
+            replay_cost_bytes=int(env.get("REPLAY_COST_BYTES", 256 * 1024)),
             rate_limits_enabled=env.get("RATE_LIMITS", "on").lower() not in ("off", "0", "no"),
             forwarded_hops=int(env.get("FORWARDED_HOPS", 0)),
             due_work=env.get("DUE_WORK", "on").lower() not in ("off", "0", "no", "false"),

@@ -109,6 +109,12 @@ SERVICE_PROBLEMS: Mapping[str, ProblemKind] = {
         "Too many requests from this address (or operator) in a short time; retry after "
         "the Retry-After delay.",
     ),
+    "too_many_failed_credentials": ProblemKind(
+        429,
+        "Too many refused credentials",
+        "This address sent too many wrong operator keys, host or seat tokens in a short "
+        "time; retry after the Retry-After delay with the credential you were given.",
+    ),
     "session_unreadable": ProblemKind(
         410,
         "Session can no longer be opened",
