@@ -74,6 +74,10 @@ class Settings:
     max_body_bytes: int = 256 * 1024
     # a record sent back to be replayed holds every step's events (a long game: ~1 MB)
     max_record_bytes: int = 8 * 1024 * 1024
+    # the most steps a replayed record may have (the longest random game: 2,000 steps)
+    max_replay_steps: int = 10_000
+    # replays whose rules run at once in one worker process (the others wait)
+    replay_concurrency: int = 1
     cors_origins: tuple[str, ...] = ("*",)
     log_level: str = "INFO"
     session_ttl_seconds: int = 6 * 3600
@@ -119,6 +123,10 @@ class Settings:
     sse_max_seconds: float = 300.0
     sse_heartbeat_seconds: float = 15.0
     sse_max_streams: int = 500
+    # each address's and each operator's share, across every instance (0: no bound): a
+    # school of 30 devices with a few streams each fits an address's
+    sse_max_streams_per_address: int = 150
+    sse_max_streams_per_operator: int = 400
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -134,6 +142,8 @@ class Settings:
             redis_url=env.get("REDIS_URL") or None,
             max_body_bytes=int(env.get("MAX_BODY_BYTES", 256 * 1024)),
             max_record_bytes=int(env.get("MAX_RECORD_BYTES", 8 * 1024 * 1024)),
+            max_replay_steps=int(env.get("MAX_REPLAY_STEPS", 10_000)),
+            replay_concurrency=max(1, int(env.get("REPLAY_CONCURRENCY", 1))),
             cors_origins=_split(env.get("CORS_ORIGINS", "*")),
             log_level=env.get("LOG_LEVEL", "INFO"),
             # POLYMER_TTL_SECONDS: its name before every game had hosted sessions
@@ -173,4 +183,6 @@ class Settings:
             sse_max_seconds=float(env.get("SSE_MAX_SECONDS", 300)),
             sse_heartbeat_seconds=float(env.get("SSE_HEARTBEAT_SECONDS", 15)),
             sse_max_streams=int(env.get("SSE_MAX_STREAMS", 500)),
+            sse_max_streams_per_address=int(env.get("SSE_MAX_STREAMS_PER_ADDRESS", 150)),
+            sse_max_streams_per_operator=int(env.get("SSE_MAX_STREAMS_PER_OPERATOR", 400)),
         )

@@ -16,7 +16,7 @@ import redis
 from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 
-from .. import streams
+from .. import limits, streams
 from ..docs import PUBLIC, merge, operation
 from ..games import GameApi
 from ..parsing import ApiBlueprint as Blueprint
@@ -86,7 +86,7 @@ def event_stream(blp: Blueprint, api: GameApi, operation_id: str) -> None:
         @operation(
             blp,
             operation_id,
-            merge(SESSION_ERRORS, {503: ["too_many_streams"]}),
+            merge(SESSION_ERRORS, {429: ["stream_share_exceeded"], 503: ["too_many_streams"]}),
             security=PUBLIC,
         )
         def get(self, session_id: str) -> Any:
@@ -97,7 +97,12 @@ def event_stream(blp: Blueprint, api: GameApi, operation_id: str) -> None:
             """
             loaded = flow.load(api, session_id)
             settings = current_app.config["SETTINGS"]
-            slot = streams.acquire(settings.sse_max_streams)  # 503 too_many_streams past it
+            share = shares(session_id)  # 429 stream_share_exceeded past its share
+            try:
+                slot = streams.acquire(settings.sse_max_streams)  # 503 too_many_streams
+            except Problem:
+                share.release()
+                raise
             stream = _stream(loaded, settings.sse_max_seconds, settings.sse_heartbeat_seconds)
             response = Response(
                 stream_with_context(stream),
@@ -105,9 +110,30 @@ def event_stream(blp: Blueprint, api: GameApi, operation_id: str) -> None:
                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
             )
             response.call_on_close(slot.release)
+            response.call_on_close(share.release)
             return response
 
     blp.route("/<session_id>/events", endpoint="session-events")(Events)
+
+
+def shares(session_id: str) -> streams.ShareSlot:
+    """This stream's place in its address's share and its session's operator's."""
+    settings = current_app.config["SETTINGS"]
+    st = flow.store()
+    if not settings.rate_limits_enabled:  # RATE_LIMITS=off: no per-client bound at all
+        return streams.ShareSlot(st.redis, "")
+    found: streams.Shares | None = current_app.extensions.get("chemgames.stream-shares")
+    if found is None:
+        found = current_app.extensions["chemgames.stream-shares"] = streams.Shares(
+            st.redis, f"{st.prefix}", int(settings.sse_max_seconds * 1000) + 30_000
+        )
+    wanted = [("address", limits.address(), settings.sse_max_streams_per_address)]
+    if settings.sse_max_streams_per_operator > 0:
+        listed = st.listing(session_id) or {}
+        operator = listed.get("operator")
+        if operator:
+            wanted.append(("operator", operator, settings.sse_max_streams_per_operator))
+    return found.acquire(wanted)
 
 
 def _stream(loaded: flow.Loaded, max_seconds: float, heartbeat: float) -> Iterator[str]:
