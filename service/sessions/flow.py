@@ -208,6 +208,13 @@ def _ended_ttl(callback: bool = False) -> int:
     return min(ENDED_TTL_SECONDS, store().ttl)
 
 
+def retries_window() -> int:
+    """How long a pending delivery's retries may still go on (every backoff, and a
+    minute more for the due work to run the last)."""
+    backoff = current_app.config["SETTINGS"].webhook_backoff_seconds
+    return int(sum(backoff) + 60)
+
+
 def _callback_window() -> int:
     """How long a callback's deliveries may go on: every retry, and an hour more."""
     backoff = current_app.config["SETTINGS"].webhook_backoff_seconds
