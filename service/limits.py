@@ -379,6 +379,8 @@ class Limiter:
         self.settle(draws, [self._draw(draw) for draw in draws])
 
     def _draw(self, draw: Draw) -> Decision | None:
+        if g.get("redis_failed") is not None or g.get("problem_code") == "redis_unavailable":
+            return None  # Redis already failed this request: never wait its timeout twice
         try:
             return self.counter.draw(draw.budget, draw.who, cost=draw.cost)
         except redis.RedisError as err:  # play matters more than the limit

@@ -10,6 +10,7 @@ never come back.
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -37,6 +38,7 @@ from . import schedule, situations
 from .store import Commit, Session, SessionStore
 
 RETRY_AFTER_SECONDS = 2
+log = logging.getLogger("chemgames.sessions")
 COMMIT_ATTEMPTS = 16
 """Times a move is tried again on a newer version when other seats' moves committed
 first and left the mover's situation as it was (a class drafting at once)."""
@@ -61,6 +63,7 @@ def store() -> SessionStore:
 
 
 def redis_down(err: redis.RedisError) -> Problem:
+    log.warning("redis unavailable: %s: %s", type(err).__name__, err)
     return Problem(
         "redis_unavailable",
         "The session store (Redis) cannot be reached right now; retry in "
