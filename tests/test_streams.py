@@ -187,3 +187,28 @@ def test_an_operator_over_its_share_of_streams_gets_429(
     assert "operator" in over.get_json()["detail"]
     for h in reversed(held):
         h.close()
+
+
+@pytest.mark.redis
+def test_a_school_of_30_devices_with_4_streams_each_fits_the_default_share(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The default address share (150) holds a class behind one address: 30 devices
+    following 4 sessions each."""
+    from .test_limits import limited_app
+
+    monkeypatch.setattr(streams, "_limiter", streams.Limiter())
+    app = limited_app(redis_url)
+    assert app.config["SETTINGS"].sse_max_streams_per_address == 150
+    client = app.test_client()
+    sids = [
+        client.post("/v1/polymer/sessions", json={"players": 5}).get_json()["session_id"]
+        for _ in range(4)
+    ]
+    held = [
+        client.get(f"/v1/polymer/sessions/{sids[n % 4]}/events", buffered=False) for n in range(120)
+    ]
+    assert [h.status_code for h in held] == [200] * 120
+    for h in reversed(held):
+        h.close()
+    assert streams.open_streams() == 0
