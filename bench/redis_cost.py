@@ -5,7 +5,9 @@ after a run of finished games.
 
 Plays hosted games through the app (in process) against a real Redis, every move with
 an Idempotency-Key (the worst case: each keeps its answer), and reads Redis's own
-``MEMORY USAGE`` of each session's hash after creation and after the game; then the
+``MEMORY USAGE`` (``SAMPLES 0``: every field counted, not five sampled) of every key of
+each session (its hash with the stored answers, its record's list, its callback's
+keys: everything under its hash tag) after creation and after the game; then the
 server's ``used_memory`` before and after a run of whole games, and again once the
 finished games' hour has passed (simulated by expiring them: a finished game is kept
 for at most an hour, its answers with it). Writes under a prefix of its own and deletes
@@ -25,6 +27,7 @@ from cryptography.fernet import Fernet
 from rules.registry import GAMES
 from service import create_app
 from service.config import Settings
+from service.redis_client import glob_escape
 
 
 def auth(token: str) -> dict[str, str]:
@@ -40,7 +43,7 @@ def play(c: Any, slug: str, players: int, seed: int, store: Any, r: Any) -> tupl
     for extra in GAMES[slug].extras:
         if extra.by == "host":
             c.post(f"/v1/{slug}/sessions/{sid}/{extra.name}", headers=auth(made["host_token"]))
-    start = int(r.memory_usage(key) or 0)
+    start = session_bytes(r, key)
     moves = 0
     for step in range(2000):
         view = c.get(f"/v1/{slug}/sessions/{sid}").get_json()
@@ -55,8 +58,17 @@ def play(c: Any, slug: str, players: int, seed: int, store: Any, r: Any) -> tupl
         ):
             break
         moves += 1
-    end = int(r.memory_usage(key) or 0)
+    end = session_bytes(r, key)
     return start, end, moves
+
+
+def session_bytes(r: Any, key: str) -> int:
+    """``MEMORY USAGE ... SAMPLES 0`` summed over every key of the session (``key`` and
+    everything after it: its log, outbox, deliveries)."""
+    total = 0
+    for found in r.scan_iter(match=glob_escape(key) + "*", count=1000):
+        total += int(r.memory_usage(found, samples=0) or 0)
+    return total
 
 
 def main() -> int:

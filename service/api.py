@@ -69,7 +69,8 @@ def problem_for_http(error: HTTPException) -> Problem:
         detail = template.format(
             path=request.path,
             method=request.method,
-            limit=current_app.config.get("MAX_CONTENT_LENGTH")
+            # the request's own limit: a replay takes larger bodies (MAX_RECORD_BYTES)
+            limit=request.max_content_length
             if status == 413
             else getattr(error, "description", ""),
         )

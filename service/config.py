@@ -74,6 +74,10 @@ class Settings:
     max_body_bytes: int = 256 * 1024
     # a record sent back to be replayed holds every step's events (a long game: ~1 MB)
     max_record_bytes: int = 8 * 1024 * 1024
+    # the most steps a replayed record may have (the longest random game: 2,000 steps)
+    max_replay_steps: int = 10_000
+    # replays whose rules run at once in one worker process (the others wait)
+    replay_concurrency: int = 1
     cors_origins: tuple[str, ...] = ("*",)
     log_level: str = "INFO"
     session_ttl_seconds: int = 6 * 3600
@@ -97,6 +101,13 @@ class Settings:
     rate_limit_moves: str = "1800 per minute"
     rate_limit_streams: str = "240 per minute"
     rate_limit_operator_sessions: str = "600 per minute"
+    # views, legal moves, scores, the catalogue, the operator's endpoints, the pages: a
+    # class of 30 at a human pace made 584 reads in its busiest minute (bench/README.md)
+    rate_limit_reads: str = "2400 per minute"
+    # refused operator keys, host and seat tokens, per address
+    rate_limit_failed_credentials: str = "30 per minute; 200 per hour"
+    # a replay draws one unit of the setup budget per started this many bytes of record
+    replay_cost_bytes: int = 256 * 1024
     rate_limits_enabled: bool = True
     # how many proxies in front set X-Forwarded-For (the shipped nginx: 1), so that the
     # client's own address is the one limited
@@ -112,6 +123,10 @@ class Settings:
     sse_max_seconds: float = 300.0
     sse_heartbeat_seconds: float = 15.0
     sse_max_streams: int = 500
+    # each address's and each operator's share, across every instance (0: no bound): a
+    # school of 30 devices with a few streams each fits an address's
+    sse_max_streams_per_address: int = 150
+    sse_max_streams_per_operator: int = 400
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -127,6 +142,8 @@ class Settings:
             redis_url=env.get("REDIS_URL") or None,
             max_body_bytes=int(env.get("MAX_BODY_BYTES", 256 * 1024)),
             max_record_bytes=int(env.get("MAX_RECORD_BYTES", 8 * 1024 * 1024)),
+            max_replay_steps=int(env.get("MAX_REPLAY_STEPS", 10_000)),
+            replay_concurrency=max(1, int(env.get("REPLAY_CONCURRENCY", 1))),
             cors_origins=_split(env.get("CORS_ORIGINS", "*")),
             log_level=env.get("LOG_LEVEL", "INFO"),
             # POLYMER_TTL_SECONDS: its name before every game had hosted sessions
@@ -147,6 +164,11 @@ class Settings:
             rate_limit_moves=env.get("RATE_LIMIT_MOVES", "1800 per minute"),
             rate_limit_streams=env.get("RATE_LIMIT_STREAMS", "240 per minute"),
             rate_limit_operator_sessions=env.get("RATE_LIMIT_OPERATOR_SESSIONS", "600 per minute"),
+            rate_limit_reads=env.get("RATE_LIMIT_READS", "2400 per minute"),
+            rate_limit_failed_credentials=env.get(
+                "RATE_LIMIT_FAILED_CREDENTIALS", "30 per minute; 200 per hour"
+            ),
+            replay_cost_bytes=int(env.get("REPLAY_COST_BYTES", 256 * 1024)),
             rate_limits_enabled=env.get("RATE_LIMITS", "on").lower() not in ("off", "0", "no"),
             forwarded_hops=int(env.get("FORWARDED_HOPS", 0)),
             due_work=env.get("DUE_WORK", "on").lower() not in ("off", "0", "no", "false"),
@@ -161,4 +183,6 @@ class Settings:
             sse_max_seconds=float(env.get("SSE_MAX_SECONDS", 300)),
             sse_heartbeat_seconds=float(env.get("SSE_HEARTBEAT_SECONDS", 15)),
             sse_max_streams=int(env.get("SSE_MAX_STREAMS", 500)),
+            sse_max_streams_per_address=int(env.get("SSE_MAX_STREAMS_PER_ADDRESS", 150)),
+            sse_max_streams_per_operator=int(env.get("SSE_MAX_STREAMS_PER_OPERATOR", 400)),
         )

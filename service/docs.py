@@ -86,8 +86,8 @@ HEADERS: Mapping[str, dict[str, Any]] = {
         "schema": {"type": "string"},
     },
     "X-RateLimit-Limit": {
-        "description": "The budget of requests of this kind (setup, moves or streams) per "
-        "window, for your address (or operator): e.g. `1800 per 1 minute`.",
+        "description": "The budget of requests of this kind (setup, moves, reads or "
+        "streams) per window, for your address (or operator): e.g. `1800 per 1 minute`.",
         "schema": {"type": "string"},
     },
     "X-RateLimit-Remaining": {
@@ -127,7 +127,11 @@ STATUS_HEADERS: Mapping[int, tuple[str, ...]] = {
     503: ("Retry-After",),
 }
 RATE_LIMITED: Mapping[int, tuple[str, ...]] = {429: ("rate_limited",)}
-"""What an operation that draws on a rate-limit budget may answer (service/limits.py)."""
+"""What an operation that draws on a rate-limit budget may answer (service/limits.py):
+every operation but the health probes (:func:`operation` adds it)."""
+CREDENTIALS_LIMITED: Mapping[int, tuple[str, ...]] = {429: ("too_many_failed_credentials",)}
+"""What an operation that reads a bearer credential may answer once its address sent
+too many refused ones (service/limits.py; :func:`operation` adds it)."""
 LIMIT_HEADERS = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
 
 
@@ -243,11 +247,24 @@ def operation(
     *,
     security: list[dict[str, list[str]]] | None = None,
     session: dict[str, str] | None = None,
+    limited: bool = True,
 ) -> Callable[[F], F]:
     """Document an operation: its id, its credentials and its problem responses (with
     ``session``, the schema of the game as a seat sees it: a hosted write's ``409``
-    carries it)."""
-    listed = {status: list(codes) for status, codes in (table or {}).items()}
+    carries it).
+
+    A ``limited`` operation draws on a rate-limit budget (``429 rate_limited``); one whose
+    security names a credential reads it, so it is marked ``takes_credentials`` (the
+    limiter checks its address's budget of refused credentials) and may answer
+    ``429 too_many_failed_credentials``.
+    """
+    credentials = any(requirement for requirement in security or ())
+    table = merge(
+        table or {},
+        RATE_LIMITED if limited else {},
+        CREDENTIALS_LIMITED if limited and credentials else {},
+    )
+    listed = {status: list(codes) for status, codes in table.items()}
     table = {status: codes for status, codes in listed.items() if codes}
     decorators: list[Callable[[F], F]] = []
     doc: dict[str, Any] = {"operationId": operation_id}
@@ -277,20 +294,27 @@ def operation(
     def decorate(fn: F) -> F:
         for decorator in reversed(decorators):
             fn = decorator(fn)
+        fn.takes_credentials = limited and credentials  # type: ignore[attr-defined]
         return fn
 
     return decorate
 
 
 class HeadersPlugin(BasePlugin):
-    """apispec plugin: declare ``X-Request-ID`` on every response of every operation."""
+    """apispec plugin: declare ``X-Request-ID`` on every response of every operation, and
+    the ``X-RateLimit-*`` headers on the successful answers of every operation that
+    draws on a budget (those that may answer ``429``)."""
 
     def operation_helper(
         self, path: str | None = None, operations: dict[str, Any] | None = None, **kwargs: Any
     ) -> None:
         for op in (operations or {}).values():
-            for response in op.get("responses", {}).values():
+            responses = op.get("responses", {})
+            limited = "429" in responses or 429 in responses
+            for status, response in responses.items():
                 if isinstance(response, dict) and "$ref" not in response:
-                    response.setdefault("headers", {}).setdefault(
-                        "X-Request-ID", header("X-Request-ID")
-                    )
+                    headers = response.setdefault("headers", {})
+                    headers.setdefault("X-Request-ID", header("X-Request-ID"))
+                    if limited and str(status).startswith("2"):
+                        for name in LIMIT_HEADERS:
+                            headers.setdefault(name, header(name))

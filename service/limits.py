@@ -1,12 +1,28 @@
 """Rate limits: per client address, and per operator, on what costs the service most.
 
-Four shared budgets, each counted across every game and both play modes:
+Every request but the health probes and static files draws on one budget, each
+counted across every game and both play modes:
 
 - ``setup``: dealing a game (stateless setup and hosted session creation), and what
-  replays one (a game's record, a replay), per address;
+  replays one (a game's record; a replay, which costs one unit per started
+  ``REPLAY_COST_BYTES`` of its body), per address;
 - ``moves``: moves and bot moves (and a game's own commands), per address;
 - ``streams``: opening an event stream, per address;
-- ``operator-sessions``: hosted session creation, per operator.
+- ``reads``: everything else (views, legal moves, scores, the catalogue, the
+  operator's endpoints, the pages, the docs), per address;
+- ``operator-sessions``: hosted session creation, per operator, as well;
+- ``credentials``: refused credentials (a wrong operator key, host token or seat
+  token), per address. A request that carries a credential to an operation that reads
+  one is refused ``429 too_many_failed_credentials`` while its address has spent this
+  budget; only refusals count.
+
+What a window promises: a budget of N per window W is a sliding-window counter, so no
+fixed window (W long, aligned on the clock: each whole minute) ever counts more than N,
+and in any span W long the requests let through are at most N plus the previous fixed
+window's count times the share of that span it overlaps: fewer than 2N, and about N for
+requests spread evenly. A burst that starts late in one minute and goes on into the
+next gets up to N in the first minute's remainder and, as that count decays, more in
+the next (1,944 moves in 47 s against 1,800 a minute was such a burst).
 
 A budget is written as the ``limits`` library parses it (``"1800 per minute"``, several
 joined by ``;``) and counted with a sliding-window counter: this window's count plus the
@@ -19,7 +35,8 @@ allow it, in one round trip. (Flask-Limiter, used before, took two round trips a
 about a millisecond of Python per limited request, more than the move itself:
 bench/README.md.) Without Redis the counts are kept per process.
 
-Past a budget the answer is ``429 rate_limited`` with ``Retry-After`` and the
+Past a budget the answer is ``429 rate_limited`` (credentials:
+``429 too_many_failed_credentials``) with ``Retry-After`` and the
 ``X-RateLimit-*`` headers; every limited answer carries the latter. The defaults let a
 class of 30 behind one school address play every game at once (README, OPERATIONS); a
 deployment sets its own. If Redis fails, requests are not refused for it.
@@ -52,7 +69,7 @@ from .redis_client import RedisBackend
 
 log = logging.getLogger("chemgames.limits")
 
-KINDS = ("setup", "moves", "streams")
+KINDS = ("setup", "moves", "reads", "streams")
 HEADERS = {
     "X-RateLimit-Limit": "The budget of requests of this kind in the window.",
     "X-RateLimit-Remaining": "How many are left in the window.",
@@ -76,12 +93,15 @@ class Counted(NamedTuple):
 
 
 def slide(
-    stored: Window | None, *, now_ms: int, amount: int, window_ms: int
+    stored: Window | None, *, now_ms: int, amount: int, window_ms: int, cost: int = 1
 ) -> tuple[Counted, Window]:
-    """One request against one limit (``amount`` per ``window_ms``), counted if allowed.
+    """One request of ``cost`` units against one limit (``amount`` per ``window_ms``),
+    counted if allowed; ``cost`` 0 only asks whether one more unit would be allowed
+    (and counts nothing). A cost is at most ``amount`` (:meth:`Budget.cost`).
 
     The same arithmetic as the Lua script (``_SCRIPT``), which tests compare it with.
     """
+    need = max(cost, 1)
     index = now_ms // window_ms
     count, previous = 0, 0
     if stored is not None and stored.number == index:
@@ -90,15 +110,15 @@ def slide(
         previous = stored.hits
     elapsed = now_ms - index * window_ms
     weighted = previous * (window_ms - elapsed) / window_ms + count
-    if weighted + 1 > amount:
+    if weighted + need > amount:
         return Counted(
             False,
             0,
             _whole(index, count, window_ms),
-            _retry(count, previous, elapsed, amount, window_ms),
+            _retry(count, previous, elapsed, amount, window_ms, need),
         ), Window(index, count, previous)
-    count += 1
-    remaining = max(0, math.floor(amount - weighted - 1))
+    count += cost
+    remaining = max(0, math.floor(amount - weighted - cost))
     return Counted(True, remaining, _whole(index, count, window_ms), 0), Window(
         index, count, previous
     )
@@ -109,19 +129,22 @@ def _whole(index: int, count: int, window_ms: int) -> int:
     return (index + (2 if count else 1)) * window_ms
 
 
-def _retry(count: int, previous: int, elapsed: int, amount: int, window_ms: int) -> int:
-    """How long until one more request fits: the previous window's share decays in this
-    one; past it, this window's count decays in the next."""
-    if count + 1 <= amount and previous > 0:
-        wait = window_ms * (1 - (amount - count - 1) / previous) - elapsed
+def _retry(
+    count: int, previous: int, elapsed: int, amount: int, window_ms: int, need: int = 1
+) -> int:
+    """How long until ``need`` more units fit: the previous window's share decays in
+    this one; past it, this window's count decays in the next."""
+    if count + need <= amount and previous > 0:
+        wait = window_ms * (1 - (amount - count - need) / previous) - elapsed
         return max(1, math.ceil(wait))
     # at the next window's start this count becomes the decaying share
-    later = window_ms * (1 - (amount - 1) / count) if count and amount >= 1 else window_ms
+    later = window_ms * (1 - (amount - need) / count) if count and amount >= need else window_ms
     return max(1, math.ceil(window_ms - elapsed + later))
 
 
 # KEYS: one hash per limit of the budget (one hash tag: one slot). ARGV: the clock in ms
-# ("" reads Redis's: every instance counts on one clock), then per limit its amount and
+# ("" reads Redis's: every instance counts on one clock), the request's cost in units (0:
+# only ask whether one more unit fits, count nothing), then per limit its amount and
 # window in ms. Answers: allowed (1/0), remaining, reset ms, retry-after ms, and the index
 # of the limit that binds (fewest remaining, or the one that refused).
 _SCRIPT = """
@@ -130,11 +153,13 @@ if not now then
   local t = redis.call('TIME')
   now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
+local cost = tonumber(ARGV[2])
+local need = math.max(cost, 1)
 local n = #KEYS
 local state = {}
 local refused, retry = 0, 0
 for i = 1, n do
-  local amount, window = tonumber(ARGV[2 * i]), tonumber(ARGV[2 * i + 1])
+  local amount, window = tonumber(ARGV[2 * i + 1]), tonumber(ARGV[2 * i + 2])
   local index = math.floor(now / window)
   local got = redis.call('HMGET', KEYS[i], 'w', 'c', 'p')
   local w, c, p = tonumber(got[1]), tonumber(got[2]) or 0, tonumber(got[3]) or 0
@@ -145,12 +170,12 @@ for i = 1, n do
   local elapsed = now - index * window
   local weighted = p * (window - elapsed) / window + c
   state[i] = {index, c, p, weighted, amount, window, elapsed}
-  if weighted + 1 > amount then
+  if weighted + need > amount then
     local wait
-    if c + 1 <= amount and p > 0 then
-      wait = math.ceil(window * (1 - (amount - c - 1) / p) - elapsed)
-    elseif c > 0 and amount >= 1 then
-      wait = math.ceil(window - elapsed + window * (1 - (amount - 1) / c))
+    if c + need <= amount and p > 0 then
+      wait = math.ceil(window * (1 - (amount - c - need) / p) - elapsed)
+    elseif c > 0 and amount >= need then
+      wait = math.ceil(window - elapsed + window * (1 - (amount - need) / c))
     else
       wait = math.ceil(window - elapsed + window)
     end
@@ -164,10 +189,12 @@ for i = 1, n do
   local index, c, p, weighted, amount, window = s[1], s[2], s[3], s[4], s[5], s[6]
   local remaining = 0
   if refused == 0 then
-    c = c + 1
-    redis.call('HSET', KEYS[i], 'w', index, 'c', c, 'p', p)
-    redis.call('PEXPIRE', KEYS[i], 2 * window)
-    remaining = math.floor(amount - weighted - 1)
+    if cost > 0 then
+      c = c + cost
+      redis.call('HSET', KEYS[i], 'w', index, 'c', c, 'p', p)
+      redis.call('PEXPIRE', KEYS[i], 2 * window)
+    end
+    remaining = math.floor(amount - weighted - cost)
     if remaining < 0 then remaining = 0 end
   end
   local whole = (index + 1) * window
@@ -193,11 +220,25 @@ class Budget:
     def parse(cls, scope: str, text: str) -> Budget:
         return cls(scope, text, tuple(parse_many(text)))
 
+    def cost(self, units: int) -> int:
+        """``units`` as drawn: never more than the smallest limit (one request, however
+        large, can always be let through once the budget is whole)."""
+        return min(units, *(item.amount for item in self.limits))
+
 
 class Decision(NamedTuple):
     budget: Budget
     counted: Counted
     bind: int  # which of the budget's limits the headers describe
+
+
+class Draw(NamedTuple):
+    """What one request draws on one budget: whom it counts for, and how many units
+    (0: it only asks that the budget is not spent, as credentials do)."""
+
+    budget: Budget
+    who: str
+    cost: int = 1
 
 
 class RedisCounter:
@@ -209,12 +250,12 @@ class RedisCounter:
         self._script: Any = None
 
     def call(
-        self, budget: Budget, who: str, now_ms: int | None = None
+        self, budget: Budget, who: str, now_ms: int | None = None, cost: int = 1
     ) -> tuple[str, list[Any], list[Any]]:
         """The script call that draws on ``budget`` for ``who``: source, keys, arguments."""
         tag = f"{self.prefix}{{{budget.scope}/{who}}}"
         keys = [f"{tag}/{item.amount}/{item.get_expiry()}" for item in budget.limits]
-        args: list[Any] = ["" if now_ms is None else now_ms]
+        args: list[Any] = ["" if now_ms is None else now_ms, budget.cost(cost)]
         for item in budget.limits:
             args += [item.amount, item.get_expiry() * 1000]
         return _SCRIPT, keys, args
@@ -224,11 +265,11 @@ class RedisCounter:
         allowed, remaining, reset, retry, bind = answer
         return Decision(budget, Counted(bool(allowed), remaining, reset, retry), bind - 1)
 
-    def draw(self, budget: Budget, who: str, now_ms: int | None = None) -> Decision:
+    def draw(self, budget: Budget, who: str, now_ms: int | None = None, cost: int = 1) -> Decision:
         client = self.backend.client
         if self._script is None:
             self._script = client.register_script(_SCRIPT)
-        _, keys, args = self.call(budget, who, now_ms)
+        _, keys, args = self.call(budget, who, now_ms, cost)
         return self.decision(budget, self._script(keys=keys, args=args))
 
     @property
@@ -244,8 +285,9 @@ class MemoryCounter:
         self._lock = threading.Lock()
         self._windows: dict[tuple[str, str, int], Window] = {}
 
-    def draw(self, budget: Budget, who: str, now_ms: int | None = None) -> Decision:
+    def draw(self, budget: Budget, who: str, now_ms: int | None = None, cost: int = 1) -> Decision:
         now = int(time.time() * 1000) if now_ms is None else now_ms
+        units = budget.cost(cost)
         with self._lock:
             answers: list[tuple[Counted, Window]] = []
             for n, item in enumerate(budget.limits):
@@ -256,16 +298,22 @@ class MemoryCounter:
                         now_ms=now,
                         amount=item.amount,
                         window_ms=window_ms,
+                        cost=units,
                     )
                 )
             refused = [n for n, (c, _) in enumerate(answers) if not c.allowed]
             if refused:
                 bind = max(refused, key=lambda n: answers[n][0].retry_after_ms)
                 return Decision(budget, answers[bind][0], bind)
-            for n, (_, window) in enumerate(answers):
-                self._windows[(budget.scope, who, n)] = window
+            if units > 0:
+                for n, (_, window) in enumerate(answers):
+                    self._windows[(budget.scope, who, n)] = window
             bind = min(range(len(answers)), key=lambda n: answers[n][0].remaining)
             return Decision(budget, answers[bind][0], bind)
+
+
+FAILED_CREDENTIALS = frozenset({"operator_key_invalid", "host_token_invalid", "seat_token_invalid"})
+"""The answers that count against an address's ``credentials`` budget."""
 
 
 class Limiter:
@@ -273,35 +321,46 @@ class Limiter:
 
     def __init__(self, settings: Settings, counter: RedisCounter | MemoryCounter) -> None:
         self.counter = counter
+        self.replay_unit = settings.replay_cost_bytes
         self.budgets = {
             "setup": Budget.parse("setup", settings.rate_limit_setup),
             "moves": Budget.parse("moves", settings.rate_limit_moves),
+            "reads": Budget.parse("reads", settings.rate_limit_reads),
             "streams": Budget.parse("streams", settings.rate_limit_streams),
             "operator-sessions": Budget.parse(
                 "operator-sessions", settings.rate_limit_operator_sessions
             ),
+            "credentials": Budget.parse("credentials", settings.rate_limit_failed_credentials),
         }
 
-    def draws(self) -> list[tuple[Budget, str]]:
-        """The budgets this request draws on, with whom each counts."""
+    def draws(self) -> list[Draw]:
+        """The budgets this request draws on, with whom each counts and how much."""
         name = kind()
         if name is None:
             return []
-        out = [(self.budgets[name], address())]
+        out = [Draw(self.budgets[name], address(), self.cost(name))]
         if name == "setup" and request.path.endswith("/sessions"):
             operator = operator_key()
             if operator != "-":
-                out.append((self.budgets["operator-sessions"], operator))
+                out.append(Draw(self.budgets["operator-sessions"], operator))
+        if "Authorization" in request.headers and takes_credentials():
+            out.append(Draw(self.budgets["credentials"], address(), 0))
         return out
+
+    def cost(self, name: str) -> int:
+        """A replay costs a deal per started ``REPLAY_COST_BYTES`` of its record."""
+        if name == "setup" and request.path.endswith("/replay"):
+            return max(1, -(-(request.content_length or 0) // self.replay_unit))
+        return 1
 
     def check(self) -> None:
         """Before the request: refuse it past a budget, else count it.
 
-        A move in a hosted session (one Redis server or Sentinel) is counted in the same
-        round trip that loads the session (:func:`settle_with_load`), before anything
-        else is done with it; if the request ends without loading it (a body refused
-        first), it is counted as it ends, and a refusal replaces the answer: the same
-        429, for the same requests, as counting first.
+        A request about a hosted session (one Redis server or Sentinel) is counted in
+        the same round trip that loads the session (:func:`settle_with_load`), before
+        anything else is done with it; if the request ends without loading it (a body
+        refused first), it is counted as it ends, and a refusal replaces the answer: the
+        same 429, for the same requests, as counting first.
         """
         draws = self.draws()
         if not draws:
@@ -312,49 +371,58 @@ class Limiter:
             and counter.joins_loads
             and request.view_args is not None
             and "session_id" in request.view_args
+            and request.path.startswith("/v1/")
+            and not request.path.startswith("/v1/operator/")
         ):
             g.rate_limit_pending = draws
             return
-        self.settle([self._draw(budget, who) for budget, who in draws])
+        self.settle(draws, [self._draw(draw) for draw in draws])
 
-    def _draw(self, budget: Budget, who: str) -> Decision | None:
+    def _draw(self, draw: Draw) -> Decision | None:
+        if g.get("redis_failed") is not None or g.get("problem_code") == "redis_unavailable":
+            return None  # Redis already failed this request: never wait its timeout twice
         try:
-            return self.counter.draw(budget, who)
+            return self.counter.draw(draw.budget, draw.who, cost=draw.cost)
         except redis.RedisError as err:  # play matters more than the limit
-            log.warning("rate limit %s not counted: %s", budget.scope, err)
+            log.warning("rate limit %s not counted: %s", draw.budget.scope, err)
+            g.redis_failed = err  # a hosted request then answers 503 at once (flow.store)
             return None
 
     @staticmethod
-    def settle(found: list[Decision | None]) -> None:
-        decisions = [d for d in found if d is not None]
-        for decision in decisions:
+    def settle(draws: list[Draw], found: list[Decision | None]) -> None:
+        decisions = [(d, f) for d, f in zip(draws, found, strict=True) if f is not None]
+        for _, decision in decisions:
             if not decision.counted.allowed:
                 raise refusal(decision)
-        if decisions:
-            g.rate_limit = min(decisions, key=lambda d: d.counted.remaining)
+        # the headers describe what the request was counted on, not the credentials check
+        counted = [f for d, f in decisions if d.cost > 0]
+        if counted:
+            g.rate_limit = min(counted, key=lambda d: d.counted.remaining)
 
     def pending_calls(self) -> list[tuple[str, list[Any], list[Any]]]:
         """The script calls of this request's draws that wait for its session's load
         (service/sessions/flow.py pipelines them with it)."""
-        pending: list[tuple[Budget, str]] | None = g.get("rate_limit_pending")
+        pending: list[Draw] | None = g.get("rate_limit_pending")
         if not pending or not isinstance(self.counter, RedisCounter):
             return []
-        return [self.counter.call(budget, who) for budget, who in pending]
+        return [self.counter.call(d.budget, d.who, cost=d.cost) for d in pending]
 
     def settle_with_load(self, answers: list[Any]) -> None:
         """The draws' answers from the session's load: refuse (429), or note the headers."""
-        pending: list[tuple[Budget, str]] = g.pop("rate_limit_pending")
-        found = zip(pending, answers, strict=True)
-        self.settle([RedisCounter.decision(budget, answer) for (budget, _), answer in found])
+        pending: list[Draw] = g.pop("rate_limit_pending")
+        found = [RedisCounter.decision(d.budget, a) for d, a in zip(pending, answers, strict=True)]
+        self.settle(pending, list(found))
 
     def headers(self, response: Response) -> Response:
-        pending = g.pop("rate_limit_pending", None)
+        pending: list[Draw] | None = g.pop("rate_limit_pending", None)
         if pending is not None:  # the request ended before loading its session
             try:
-                self.settle([self._draw(budget, who) for budget, who in pending])
+                self.settle(pending, [self._draw(draw) for draw in pending])
             except Problem as refused:
                 g.problem_code = refused.code
                 response = refused.response(instance=request.path)
+        if g.get("problem_code") in FAILED_CREDENTIALS:
+            self._draw(Draw(self.budgets["credentials"], address()))
         decision: Decision | None = g.get("rate_limit")
         if decision is not None:
             response.headers.extend(limit_headers(decision))
@@ -373,28 +441,50 @@ def limit_headers(decision: Decision) -> dict[str, str]:
 def refusal(decision: Decision) -> Problem:
     item = decision.budget.limits[decision.bind]
     retry = max(1, math.ceil(decision.counted.retry_after_ms / 1000))
+    headers = {"Retry-After": str(retry), **limit_headers(decision)}
+    if decision.budget.scope == "credentials":
+        return Problem(
+            "too_many_failed_credentials",
+            f"Too many refused credentials (operator keys, host or seat tokens) from your "
+            f"address in a short time ({item}); retry after {retry} s (the Retry-After "
+            "header) with the token you were given.",
+            headers=headers,
+        )
     return Problem(
         "rate_limited",
-        f"Too many requests of this kind from your address (or your operator key) in a "
-        f"short time ({item}); retry after {retry} s (the Retry-After header).",
-        headers={"Retry-After": str(retry), **limit_headers(decision)},
+        f"Too many {decision.budget.scope} requests from your address (or your operator "
+        f"key) in a short time ({item}); retry after {retry} s (the Retry-After header).",
+        headers=headers,
     )
 
 
+# never counted: probes, and files a browser caches
+UNLIMITED = frozenset({"/healthz", "/readyz", "/favicon.ico"})
+READS = ("/v1/games", "/v1/problems", "/v1/operator/")
+
+
 def kind() -> str | None:
-    """Which budget this request draws on (None: a request that is not limited)."""
+    """Which budget this request draws on (None: a request that is not limited).
+
+    Everything but the health probes and static assets draws on one: moves on
+    ``moves``, deals, records and replays on ``setup``, event streams on ``streams``,
+    and every other request (views, legal moves, scores, the catalogue, the operator's
+    endpoints, the pages and the docs) on ``reads``.
+    """
     rule = request.url_rule
-    if rule is None:
+    if rule is None or request.method == "OPTIONS":
         return None
     path, method = rule.rule, request.method
-    if not path.startswith("/v1/") or path.startswith("/v1/games") or "/operator/" in path:
+    if path in UNLIMITED or "/assets/" in path:
         return None
-    if method == "GET":
+    if not path.startswith("/v1/") or path.startswith(READS):
+        return "reads"
+    if method in ("GET", "HEAD"):
         if path.endswith("/record"):
             return "setup"  # a record replays the whole game: as costly as a deal
-        return "streams" if path.endswith("/events") else None
+        return "streams" if path.endswith("/events") else "reads"
     if method != "POST":
-        return None
+        return "reads"
     if path.endswith(("/setup", "/sessions", "/record", "/replay")):
         return "setup"
     if path.endswith(("/moves", "/bot-move")) or (
@@ -402,7 +492,16 @@ def kind() -> str | None:
         and not (path.endswith(("/legal-moves", "/view", "/scores")))
     ):
         return "moves"
-    return None
+    return "reads"
+
+
+def takes_credentials() -> bool:
+    """Whether this request's operation reads a bearer credential (its documented
+    security names one: :func:`service.docs.operation` marks it)."""
+    view = current_app.view_functions.get(request.endpoint or "")
+    cls = getattr(view, "view_class", None)
+    fn = getattr(cls, request.method.lower(), None) if cls is not None else view
+    return bool(getattr(fn, "takes_credentials", False))
 
 
 def address() -> str:

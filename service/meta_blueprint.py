@@ -259,7 +259,7 @@ def _resource_route(blp: Blueprint, api: GameApi, name: str, schema: dict[str, A
 @health.route("/healthz")
 class Healthz(MethodView):
     @health.response(200, HealthSchema)
-    @operation(health, "getHealth", security=PUBLIC)
+    @operation(health, "getHealth", security=PUBLIC, limited=False)
     def get(self) -> Any:
         """The process is up, and its version.
 
@@ -271,7 +271,7 @@ class Healthz(MethodView):
 @health.route("/readyz")
 class Readyz(MethodView):
     @health.response(200, HealthSchema)
-    @operation(health, "getReadiness", security=PUBLIC)
+    @operation(health, "getReadiness", security=PUBLIC, limited=False)
     def get(self) -> Any:
         """Ready to serve; reports Redis.
 

@@ -280,7 +280,12 @@ def make_blueprint() -> Blueprint:
                     "session_not_found",
                     f"You have no live session {session_id!r} (it may have expired).",
                 )
-            st.end(session_id, {"session_id": session_id, "finished": True, "ended": "operator"})
+            st.end(
+                session_id,
+                {"session_id": session_id, "finished": True, "ended": "operator"},
+                operator=me,
+                retries_s=flow.retries_window(),
+            )
             return Response(status=204)
 
     @blp.route("/sessions/<session_id>/deliveries")

@@ -56,6 +56,12 @@ SERVICE_PROBLEMS: Mapping[str, ProblemKind] = {
     "body_too_large": ProblemKind(
         413, "Request body too large", "The request body exceeds the configured size limit."
     ),
+    "record_too_long": ProblemKind(
+        413,
+        "Record too long to replay",
+        "The record has more steps than a replay takes (MAX_REPLAY_STEPS; `max_steps` "
+        "says how many).",
+    ),
     "not_found": ProblemKind(404, "Not found", "No resource at this URL."),
     "bad_callback": ProblemKind(
         422,
@@ -109,6 +115,12 @@ SERVICE_PROBLEMS: Mapping[str, ProblemKind] = {
         "Too many requests from this address (or operator) in a short time; retry after "
         "the Retry-After delay.",
     ),
+    "too_many_failed_credentials": ProblemKind(
+        429,
+        "Too many refused credentials",
+        "This address sent too many wrong operator keys, host or seat tokens in a short "
+        "time; retry after the Retry-After delay with the credential you were given.",
+    ),
     "session_unreadable": ProblemKind(
         410,
         "Session can no longer be opened",
@@ -135,6 +147,12 @@ SERVICE_PROBLEMS: Mapping[str, ProblemKind] = {
         503,
         "Session store unavailable",
         "The session store (Redis) cannot be reached; retry after the Retry-After delay.",
+    ),
+    "stream_share_exceeded": ProblemKind(
+        429,
+        "Too many event streams from you",
+        "Your address (or your operator) already has its share of open event streams; "
+        "close one or retry after the Retry-After delay.",
     ),
     "too_many_streams": ProblemKind(
         503, "Too many event streams", "This instance holds its limit of open event streams."

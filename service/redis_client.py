@@ -33,6 +33,7 @@ cannot be reached answers ``503 redis_unavailable``. A cluster has such a pool p
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, TypeAlias
@@ -143,11 +144,69 @@ class BlockingSentinelPool(SentinelConnectionPool, redis.BlockingConnectionPool)
     """Sentinel's pool (it finds the current primary) that waits for a free connection."""
 
 
-def _retry() -> Retry:
-    # A dropped idle connection (a restarted server, a failover) deserves one quick
-    # retry; a Redis that is really gone must answer 503 within about a second,
-    # not after redis-py 8's ten attempts.
-    return Retry(ExponentialWithJitterBackoff(base=0.01, cap=0.1), retries=2)
+class _Retry(Retry):
+    """redis-py's retry, that tells a hung Redis from a busy one (see :func:`_retry`)."""
+
+    # when a command last had its answer, in this process (every client shares it)
+    answered_at = 0.0
+
+    def __init__(self, *args: Any, timeout: float = 1.0, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.timeout = timeout
+
+    def call_with_retry(
+        self,
+        do: Any,
+        fail: Any,
+        is_retryable: Any = None,
+        with_failure_count: bool = False,
+    ) -> Any:
+        started = [time.monotonic()]
+
+        def attempt() -> Any:
+            started[0] = time.monotonic()
+            result = do()
+            _Retry.answered_at = time.monotonic()
+            return result
+
+        def retryable(error: Exception) -> bool:
+            if (
+                isinstance(error, redis.TimeoutError)
+                and not _connecting(error)
+                and _Retry.answered_at < started[0]
+                # a timeout noticed late: this process was busy, not Redis silent
+                and time.monotonic() - started[0] < self.timeout * 1.25
+            ):
+                return False  # nothing answered while this waited: a hung Redis
+            return bool(is_retryable(error)) if is_retryable is not None else True
+
+        return super().call_with_retry(attempt, fail, retryable, with_failure_count)
+
+
+def _connecting(error: Exception) -> bool:
+    """A timeout while connecting (redis-py: "Timeout connecting to server")."""
+    return "connecting" in str(error).lower()
+
+
+def _retry(timeout: float = 1.0) -> Retry:
+    """Two quick retries for a connection that was dropped or refused, or that could not
+    be made in time (a restarted server, a failover, a burst of new connections that
+    overflowed the server's accept queue: the next try answers at once), and for a
+    timeout while Redis is answering other commands (a busy Redis, a burst); none for a
+    timeout while nothing answered.
+
+    A Redis that answered nothing for ``REDIS_TIMEOUT_SECONDS`` (a paused or hung server,
+    a network that drops its packets) would not answer a second try either: retrying
+    that timeout held hosted requests and ``/readyz`` three times the timeout and more
+    (issue 27). So a hung Redis is a ``503 redis_unavailable`` after one timeout, about
+    a second, and a busy one still answers a burst without a 503.
+    """
+    return _Retry(
+        ExponentialWithJitterBackoff(base=0.01, cap=0.1),
+        retries=2,
+        supported_errors=(redis.ConnectionError, redis.TimeoutError),
+        timeout=timeout,
+    )
 
 
 # A stream's pub/sub connection is never reconnected behind its back: the updates
@@ -216,7 +275,7 @@ class RedisBackend:
                 t.url,
                 max_connections=self.max_connections,
                 timeout=self.pool_timeout,
-                retry=_retry(),
+                retry=_retry(self.timeout),
                 **self._kwargs(),
             )
             return redis.Redis(connection_pool=pool)
@@ -230,10 +289,10 @@ class RedisBackend:
                 connection_pool_class=redis.BlockingConnectionPool,
                 max_connections=self.max_connections,
                 timeout=self.pool_timeout,
-                retry=_retry(),
+                retry=_retry(self.timeout),
                 **self._kwargs(),
             )
-        return self._primary(self.max_connections, _retry())
+        return self._primary(self.max_connections, _retry(self.timeout))
 
     def _primary(self, max_connections: int, retry: Retry) -> redis.Redis:
         t = self.target
@@ -241,7 +300,7 @@ class RedisBackend:
             sentinel_kwargs: dict[str, Any] = {
                 "socket_timeout": self.timeout,
                 "socket_connect_timeout": self.timeout,
-                "retry": _retry(),
+                "retry": _retry(self.timeout),
             }
             if t.sentinel_password:
                 sentinel_kwargs["password"] = t.sentinel_password

@@ -2,8 +2,12 @@
 
 Anyone may open a session and follow it, and a stream holds a connection, a Redis
 pub/sub connection (:class:`Subscription`) and a greenlet for up to
-``SSE_MAX_SECONDS``. Past the bound (``SSE_MAX_STREAMS``, per instance) a new stream is refused with
-``503 too_many_streams`` and ``Retry-After``, before anything is held.
+``SSE_MAX_SECONDS``. Each address and each operator has a share of them
+(``SSE_MAX_STREAMS_PER_ADDRESS``, ``SSE_MAX_STREAMS_PER_OPERATOR``, across every instance:
+:class:`Shares`); past its share a new stream is refused ``429 stream_share_exceeded``,
+so that no one address can take every slot. Past the instance's bound
+(``SSE_MAX_STREAMS``) a new stream is refused with ``503 too_many_streams`` and
+``Retry-After``, before anything is held.
 
 An instance is one gunicorn master and its workers. gunicorn.conf.py calls
 :func:`share` in the master before it forks, so the counts live in shared memory:
@@ -27,9 +31,11 @@ service.problems.Problem: This instance already serves its limit of 1 event stre
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import multiprocessing
 import threading
+import uuid
 from collections.abc import MutableSequence
 from typing import Any
 
@@ -95,6 +101,85 @@ def acquire(limit: int) -> Slot:
 
 def open_streams() -> int:
     return _limiter.open()
+
+
+# KEYS[1]: the open streams of one address or operator (a sorted set: stream -> when it
+# ends at the latest). ARGV: limit, how long a stream may stay open (ms), the stream's id.
+# Streams past their end (a worker that died with them open) are dropped first.
+_SHARE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local limit, lasts = tonumber(ARGV[1]), tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local open = redis.call('ZCARD', KEYS[1])
+if open >= limit then return open end
+redis.call('ZADD', KEYS[1], now + lasts, ARGV[3])
+redis.call('PEXPIRE', KEYS[1], lasts)
+return -1
+"""
+
+
+class Shares:
+    """Each address's and each operator's share of the event streams, across every
+    instance (counted in Redis).
+
+    A stream counts for the address that opened it and for the operator whose session
+    it follows (a session created without an operator key counts for its address only),
+    from when it is admitted until it closes, or at the latest ``lasts_ms`` after it
+    opened (``SSE_MAX_SECONDS`` and a margin: a worker that died with streams open does
+    not keep them counted). Past a share the stream is refused
+    ``429 stream_share_exceeded``: the one over its share waits, everyone else is served.
+    """
+
+    def __init__(self, client: Any, prefix: str, lasts_ms: int) -> None:
+        self.client = client
+        self.prefix = prefix
+        self.lasts_ms = lasts_ms
+        self._script: Any = None
+
+    def key(self, kind: str, who: str) -> str:
+        return f"{self.prefix}{{streams/{kind}/{who}}}"
+
+    def acquire(self, shares: list[tuple[str, str, int]]) -> ShareSlot:
+        """Admit one stream within each ``(kind, who, limit)`` share (a limit of 0: none),
+        or raise ``stream_share_exceeded``."""
+        if self._script is None:
+            self._script = self.client.register_script(_SHARE)
+        member = uuid.uuid4().hex
+        held = ShareSlot(self.client, member)
+        for kind, who, limit in shares:
+            if limit <= 0:
+                continue
+            key = self.key(kind, who)
+            open_ = int(self._script(keys=[key], args=[limit, self.lasts_ms, member]))
+            if open_ >= 0:
+                held.release()
+                raise Problem(
+                    "stream_share_exceeded",
+                    f"Your {'address' if kind == 'address' else 'operator'} already has "
+                    f"{open_} event streams open, its share ({limit}). Close one (or wait: a "
+                    f"stream ends by itself), retry in {RETRY_AFTER_SECONDS} seconds; "
+                    "meanwhile GET the session to resync.",
+                    headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+                )
+            held.keys.append(key)
+        return held
+
+
+class ShareSlot:
+    """The shares one admitted stream holds; :meth:`release` them when it closes."""
+
+    def __init__(self, client: Any, member: str) -> None:
+        self.client = client
+        self.member = member
+        self.keys: list[str] = []
+
+    def release(self) -> None:
+        keys, self.keys = self.keys, []
+        for key in keys:
+            # on failure it expires with the stream's longest life anyway
+            with contextlib.suppress(redis.RedisError):
+                self.client.zrem(key, self.member)
 
 
 class SubscriptionLost(redis.ConnectionError):

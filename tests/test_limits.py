@@ -70,9 +70,9 @@ def test_moves_have_a_budget_of_their_own_across_games_and_modes(redis_url: str)
             made = {**made, **resp.get_json()}
             token = made["token"]
     assert codes[:6] == [200] * 6 and codes[6:] == [429, 429]
-    # views, legal moves and scores draw on no budget
+    # views, legal moves and scores draw on the reads budget, not on the moves'
     view = c.post("/v1/chemistry-battle/view", json={"token": token})
-    assert view.status_code == 200
+    assert view.status_code == 200 and view.headers["X-RateLimit-Limit"] == "2400 per 1 minute"
 
 
 def hosted_table(c: Any) -> tuple[str, dict[int, dict[str, str]], int]:

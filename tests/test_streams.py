@@ -121,3 +121,94 @@ def test_the_module_examples_run() -> None:
     import doctest
 
     assert doctest.testmod(streams).failed == 0
+
+
+@pytest.mark.redis
+def test_one_address_over_its_share_of_streams_gets_429_and_others_are_served(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 27: one address may not take every stream slot. Its share (here 4) is
+    refused `429 stream_share_exceeded`; another address is still served; a closed
+    stream gives its place back. The instance's bound (10) is never reached."""
+
+    from .test_limits import limited_app
+
+    monkeypatch.setattr(streams, "_limiter", streams.Limiter())
+    app = limited_app(redis_url, sse_max_streams=10, sse_max_streams_per_address=4)
+    client = app.test_client()
+    sid = client.post("/v1/polymer/sessions", json={"players": 5}).get_json()["session_id"]
+    url = f"/v1/polymer/sessions/{sid}/events"
+    school = {"REMOTE_ADDR": "192.0.2.10"}
+    held = [client.get(url, buffered=False, environ_base=school) for _ in range(4)]
+    assert [h.status_code for h in held] == [200] * 4
+    over = client.get(url, environ_base=school)
+    assert over.status_code == 429 and over.mimetype == "application/problem+json"
+    assert over.get_json()["code"] == "stream_share_exceeded"
+    assert "(4)" in over.get_json()["detail"]
+    assert over.headers["Retry-After"] == str(streams.RETRY_AFTER_SECONDS)
+    assert streams.open_streams() == 4, "the refused stream holds no slot"
+    other = client.get(url, buffered=False, environ_base={"REMOTE_ADDR": "198.51.100.7"})
+    assert other.status_code == 200
+    # streams close in the reverse order they opened (each holds a request context)
+    other.close()
+    held.pop().close()
+    again = client.get(url, buffered=False, environ_base=school)
+    assert again.status_code == 200, "a closed stream gives its share back"
+    for h in [again, *reversed(held)]:
+        h.close()
+    assert streams.open_streams() == 0
+
+
+@pytest.mark.redis
+def test_an_operator_over_its_share_of_streams_gets_429(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An operator's sessions share its bound, from whatever addresses follow them."""
+    from .conftest import auth
+    from .test_limits import limited_app
+
+    monkeypatch.setattr(streams, "_limiter", streams.Limiter())
+    app = limited_app(
+        redis_url, operator_keys=("lms",), sse_max_streams_per_operator=3, sse_max_streams=50
+    )
+    client = app.test_client()
+    made = [
+        client.post("/v1/polymer/sessions", json={"players": 5}, headers=auth("lms")).get_json()
+        for _ in range(2)
+    ]
+    urls = [f"/v1/polymer/sessions/{m['session_id']}/events" for m in made]
+    held = [
+        client.get(urls[i % 2], buffered=False, environ_base={"REMOTE_ADDR": f"10.0.0.{i}"})
+        for i in range(3)
+    ]
+    assert [h.status_code for h in held] == [200] * 3
+    over = client.get(urls[1], environ_base={"REMOTE_ADDR": "10.0.0.99"})
+    assert over.status_code == 429 and over.get_json()["code"] == "stream_share_exceeded"
+    assert "operator" in over.get_json()["detail"]
+    for h in reversed(held):
+        h.close()
+
+
+@pytest.mark.redis
+def test_a_school_of_30_devices_with_4_streams_each_fits_the_default_share(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The default address share (150) holds a class behind one address: 30 devices
+    following 4 sessions each."""
+    from .test_limits import limited_app
+
+    monkeypatch.setattr(streams, "_limiter", streams.Limiter())
+    app = limited_app(redis_url)
+    assert app.config["SETTINGS"].sse_max_streams_per_address == 150
+    client = app.test_client()
+    sids = [
+        client.post("/v1/polymer/sessions", json={"players": 5}).get_json()["session_id"]
+        for _ in range(4)
+    ]
+    held = [
+        client.get(f"/v1/polymer/sessions/{sids[n % 4]}/events", buffered=False) for n in range(120)
+    ]
+    assert [h.status_code for h in held] == [200] * 120
+    for h in reversed(held):
+        h.close()
+    assert streams.open_streams() == 0

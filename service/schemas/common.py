@@ -74,6 +74,12 @@ PROBLEM: dict[str, Any] = {
             {"type": "array", "items": {"type": "string"}}, "unknown_move: the moves."
         ),
         "token_game": _member("string", "token_wrong_game: its game."),
+        "max_steps": _member(
+            "integer",
+            "record_too_long: the most steps a replay takes.",
+            minimum=0,
+            maximum=SAFE_INTEGER,
+        ),
         "seat": _member(
             "integer", "seat_token_invalid: the seat asked for.", minimum=0, maximum=63
         ),

@@ -19,7 +19,7 @@ import redis
 from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 
-from .. import streams
+from .. import limits, streams
 from ..auth import bearer
 from ..docs import AS_SEAT_OR_OBSERVER, SEAT_ERRORS, merge, operation
 from ..games import GameApi
@@ -109,7 +109,13 @@ def event_stream(blp: Blueprint, api: GameApi, operation_id: str) -> None:
             blp,
             operation_id,
             merge(
-                SESSION_ERRORS, SEAT_ERRORS, {422: ["invalid_request"], 503: ["too_many_streams"]}
+                SESSION_ERRORS,
+                SEAT_ERRORS,
+                {
+                    422: ["invalid_request"],
+                    429: ["stream_share_exceeded"],
+                    503: ["too_many_streams"],
+                },
             ),
             security=AS_SEAT_OR_OBSERVER,
         )
@@ -124,7 +130,12 @@ def event_stream(blp: Blueprint, api: GameApi, operation_id: str) -> None:
             if seat is not None:
                 authorize(loaded.env, seat, bearer())
             settings = current_app.config["SETTINGS"]
-            slot = streams.acquire(settings.sse_max_streams)  # 503 too_many_streams past it
+            share = shares(session_id)  # 429 stream_share_exceeded past its share
+            try:
+                slot = streams.acquire(settings.sse_max_streams)  # 503 too_many_streams
+            except Problem:
+                share.release()
+                raise
             stream = _stream(loaded, settings.sse_max_seconds, settings.sse_heartbeat_seconds, seat)
             response = Response(
                 stream_with_context(stream),
@@ -132,9 +143,30 @@ def event_stream(blp: Blueprint, api: GameApi, operation_id: str) -> None:
                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
             )
             response.call_on_close(slot.release)
+            response.call_on_close(share.release)
             return response
 
     blp.route("/<session_id>/events", endpoint="session-events")(Events)
+
+
+def shares(session_id: str) -> streams.ShareSlot:
+    """This stream's place in its address's share and its session's operator's."""
+    settings = current_app.config["SETTINGS"]
+    st = flow.store()
+    if not settings.rate_limits_enabled:  # RATE_LIMITS=off: no per-client bound at all
+        return streams.ShareSlot(st.redis, "")
+    found: streams.Shares | None = current_app.extensions.get("chemgames.stream-shares")
+    if found is None:
+        found = current_app.extensions["chemgames.stream-shares"] = streams.Shares(
+            st.redis, f"{st.prefix}", int(settings.sse_max_seconds * 1000) + 30_000
+        )
+    wanted = [("address", limits.address(), settings.sse_max_streams_per_address)]
+    if settings.sse_max_streams_per_operator > 0:
+        listed = st.listing(session_id) or {}
+        operator = listed.get("operator")
+        if operator:
+            wanted.append(("operator", operator, settings.sse_max_streams_per_operator))
+    return found.acquire(wanted)
 
 
 def _seat_frame(loaded: flow.Loaded, seat: int, finished: bool) -> dict[str, Any]:

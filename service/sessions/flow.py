@@ -10,13 +10,14 @@ never come back.
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 import orjson
 import redis
-from flask import current_app
+from flask import current_app, g
 
 from rules.core import Event, Move, RuleViolation, events_for, with_actor
 from rules.records import TIME_UP, Step
@@ -37,6 +38,7 @@ from . import schedule, situations
 from .store import Commit, Session, SessionStore
 
 RETRY_AFTER_SECONDS = 2
+log = logging.getLogger("chemgames.sessions")
 COMMIT_ATTEMPTS = 16
 """Times a move is tried again on a newer version when other seats' moves committed
 first and left the mover's situation as it was (a class drafting at once)."""
@@ -52,10 +54,16 @@ def store() -> SessionStore:
             "stateless play keeps working.",
             headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
         )
+    failed: redis.RedisError | None = g.get("redis_failed")
+    if failed is not None:
+        # this request's rate-limit draw already waited out Redis's timeout: answer now,
+        # not after a second timeout (a hung Redis is refused within about a second)
+        raise redis_down(failed)
     return found
 
 
 def redis_down(err: redis.RedisError) -> Problem:
+    log.warning("redis unavailable: %s: %s", type(err).__name__, err)
     return Problem(
         "redis_unavailable",
         "The session store (Redis) cannot be reached right now; retry in "
@@ -195,6 +203,13 @@ def _ended_ttl(callback: bool = False) -> int:
     if callback:
         return _callback_window()
     return min(ENDED_TTL_SECONDS, store().ttl)
+
+
+def retries_window() -> int:
+    """How long a pending delivery's retries may still go on (every backoff, and a
+    minute more for the due work to run the last)."""
+    backoff = current_app.config["SETTINGS"].webhook_backoff_seconds
+    return int(sum(backoff) + 60)
 
 
 def _callback_window() -> int:

@@ -499,10 +499,29 @@ class SessionStore:
             live += listed.get("finished_ms") is None
         return live
 
-    def end(self, session_id: str, message: dict[str, Any]) -> bool:
-        """Delete a session and tell its streams (an operator closing a lesson)."""
+    def end(
+        self, session_id: str, message: dict[str, Any], *, operator: str = "", retries_s: int = 0
+    ) -> bool:
+        """Delete a session and tell its streams (an operator closing a lesson).
+
+        Nothing of it stays longer than its callback's deliveries need: with no delivery
+        pending, its callback's configuration, delivery log and outbox go with it; with
+        one pending, they stay at most ``retries_s`` more (every retry of a delivery) and
+        are gone after. Its entry in its operator's index goes at once.
+        """
         keys = [self.key(session_id), self.channel(session_id), self.log_key(session_id)]
         removed = self._script(_END)(keys=keys, args=[orjson.dumps(message)])
+        left = [self.delivery_key(session_id), self.outbox(session_id)]
+        pending = any(d["status"] == "pending" for d in self.deliveries(session_id).values())
+        if pending or self.redis.llen(self.outbox(session_id)):
+            for key in left:
+                ttl = int(self.redis.ttl(key))
+                if ttl < 0 or ttl > retries_s:
+                    self.redis.expire(key, max(1, retries_s))
+        else:
+            self.redis.unlink(*left)
+        if operator:
+            self.redis.zrem(self.operator_index(operator), session_id)
         return bool(removed)
 
     def commit(
