@@ -523,3 +523,71 @@ def test_the_module_examples_run() -> None:
 
     for mod in (module, store):
         assert doctest.testmod(mod).failed == 0
+
+
+# ------------------------------------------------------------------ its end ----------------
+def test_the_last_table_ending_tells_the_lessons_callback(redis_url: str) -> None:
+    from standardwebhooks.webhooks import Webhook
+
+    from .test_callbacks import Receiver
+
+    receiver = Receiver([])
+    try:
+        app = operated(redis_url, webhook_allow_private=True)
+        c = app.test_client()
+        body = create(c, callback={"url": receiver.url}).get_json()
+        secret = body["callback"]["secret"]
+        lid = body["lesson_id"]
+        seats = [join(c, body["code"], n).get_json() for n in ("Ada", "Bo", "Cy")]
+        c.post(f"/v1/lessons/{lid}/start", headers=auth(OPERATOR))
+        play_to_end(c, app, "chemistry-battle", seats[:2])
+        run_due(app)
+        assert receiver.got == [], "one table is still being played"
+        play_to_end(c, app, "chemistry-battle", seats[2:])
+        deadline = time.monotonic() + 10
+        while not receiver.got:
+            assert time.monotonic() < deadline, "the callback was not told"
+            run_due(app)
+            time.sleep(0.05)
+        headers, raw = receiver.got[0]
+        event = Webhook(secret).verify(raw, headers)
+        assert event["type"] == "lesson.completed" and event["data"]["lesson_id"] == lid
+        assert event["data"]["record"].endswith(f"/v1/lessons/{lid}/results")
+        run_due(app)
+        assert len(receiver.got) == 1, "told once"
+    finally:
+        receiver.close()
+
+
+def test_the_time_limit_ends_the_lesson_with_its_scores_so_far(client: FlaskClient) -> None:
+    app = client.application
+    body = create(client, time_limit_minutes=20).get_json()
+    lid = body["lesson_id"]
+    seats = [join(client, body["code"], n).get_json() for n in ("Ada", "Bo")]
+    started = client.post(f"/v1/lessons/{lid}/start", headers=auth(OPERATOR)).get_json()
+    assert started["ends_at"] is not None
+    due = app.extensions["chemgames.due"]
+    member = due.member("lesson-end", lid)
+    assert due.when(member) is not None, "the end is due work"
+    due.schedule({member: 0})  # as if twenty minutes had passed
+    run_due(app)
+    seen = lesson(client, lid)
+    assert seen["state"] == "ended" and seen["tables"][0]["status"] == "ended"
+    found = client.get(f"/v1/lessons/{lid}/results", headers=auth(OPERATOR)).get_json()
+    assert found["complete"] and [s["name"] for s in found["students"]] == ["Ada", "Bo"]
+    assert all(not s["finished"] and s["place"] is None for s in found["students"])
+    assert found["tables"][0]["ended"] == "ended" and found["tables"][0]["scores"]
+    sid = seats[0]["session_id"]
+    assert client.get(f"/v1/chemistry-battle/sessions/{sid}").status_code == 404
+
+
+def test_a_lesson_counts_against_its_operators_quota(redis_url: str) -> None:
+    app = operated(redis_url, operator_session_quota=1)
+    c = app.test_client()
+    body = create(c, key=OTHER).get_json()
+    join(c, body["code"], "Ada")
+    join(c, body["code"], "Bo")  # its table: one live session of OTHER's
+    refused = create(c, key=OTHER)
+    assert refused.status_code == 429 and refused.get_json()["code"] == "session_quota_exceeded"
+    c.post(f"/v1/lessons/{body['lesson_id']}/end", headers=auth(OTHER))
+    assert create(c, key=OTHER).status_code == 201
