@@ -250,7 +250,7 @@ def _through_lessons(
         status, seat = _call(
             port,
             "POST",
-            "/v1/lessons/join",
+            "/v1/join",
             {"code": code, "name": f"{table.seating.name} {n}"},
             None,
         )

@@ -398,7 +398,7 @@ def kind() -> str | None:
         return "streams" if path.endswith("/events") else None
     if method != "POST":
         return None
-    if path == "/v1/lessons/join":
+    if path == "/v1/join":
         return "joins"
     if path.endswith(("/setup", "/sessions", "/record", "/replay", "/v1/lessons")):
         return "setup"

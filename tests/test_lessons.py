@@ -75,7 +75,7 @@ def create(c: FlaskClient, key: str | None = OPERATOR, **body: Any) -> Any:
 
 def join(c: FlaskClient, code: str, name: str, address: str | None = None, **more: Any) -> Any:
     return c.post(
-        "/v1/lessons/join",
+        "/v1/join",
         json={"code": code, "name": name, **more},
         environ_base={"REMOTE_ADDR": address or new_address()},
     )
@@ -509,9 +509,9 @@ def test_a_name_that_is_empty_or_too_long_is_refused(client: FlaskClient, typed:
 
 def test_a_lesson_that_is_not_there_is_not_found(client: FlaskClient) -> None:
     for path in ("", "/results", "/results.csv"):
-        resp = client.get(f"/v1/lessons/0000{path}", headers=auth(OPERATOR))
+        resp = client.get(f"/v1/lessons/{'0' * 24}{path}", headers=auth(OPERATOR))
         assert resp.status_code == 404 and resp.get_json()["code"] == "lesson_not_found"
-    ended = client.post("/v1/lessons/0000/end", headers=auth(OPERATOR))
+    ended = client.post(f"/v1/lessons/{'0' * 24}/end", headers=auth(OPERATOR))
     assert ended.status_code == 404
 
 

@@ -251,12 +251,12 @@ def make_blueprint() -> Blueprint:
     blp = Blueprint(
         "lessons",
         __name__,
-        url_prefix="/v1/lessons",
+        url_prefix="/v1",
         description="Lessons: a class at tables with bots, for any game, watched live by its "
         "teacher; results as JSON and CSV.",
     )
 
-    @blp.route("")
+    @blp.route("/lessons")
     class Lessons(MethodView):
         @blp.arguments(LessonRequest)
         @blp.response(201, {"$ref": "#/components/schemas/LessonCreated"})
@@ -286,7 +286,7 @@ def make_blueprint() -> Blueprint:
         def post(self, body: dict[str, Any]) -> Any:
             """Create a lesson: its join code, join link and the teacher's page.
 
-            Tables of `table_size` form as students join (`POST /v1/lessons/join`) and
+            Tables of `table_size` form as students join (`POST /v1/join`) and
             are dealt as they fill; `POST .../start` deals the last one with bots. Every
             table is a hosted session of the operator (listed, ended and counted in its
             quota like any other).
@@ -340,7 +340,7 @@ def make_blueprint() -> Blueprint:
             )
             return json_response({**seat.to_json(), "rejoin": secret})
 
-    @blp.route("/<lesson_id>")
+    @blp.route("/lessons/<lesson_id>")
     class Lesson(MethodView):
         @blp.response(200, {"$ref": "#/components/schemas/Lesson"})
         @operation(blp, "getLesson", TEACHER_ERRORS, security=TEACHER)
@@ -348,11 +348,14 @@ def make_blueprint() -> Blueprint:
             """The lesson now: every table, who sits where, whose turn, the scores."""
             return json_response(view(lesson_id, teacher(lesson_id)))
 
-    @blp.route("/<lesson_id>/start")
+    @blp.route("/lessons/<lesson_id>/start")
     class Start(MethodView):
         @blp.response(200, {"$ref": "#/components/schemas/Lesson"})
         @operation(
-            blp, "startLesson", merge(TEACHER_ERRORS, {409: ["lesson_ended"]}), security=TEACHER
+            blp,
+            "startLesson",
+            merge(TEACHER_ERRORS, {409: ["lesson_ended"], 415: ["unsupported_media_type"]}),
+            security=TEACHER,
         )
         def post(self, lesson_id: str) -> Any:
             """Start now: the table being filled is dealt with bots on its empty seats.
@@ -366,10 +369,15 @@ def make_blueprint() -> Blueprint:
             assert found is not None
             return json_response(view(lesson_id, found))
 
-    @blp.route("/<lesson_id>/end")
+    @blp.route("/lessons/<lesson_id>/end")
     class End(MethodView):
         @blp.response(200, {"$ref": "#/components/schemas/Lesson"})
-        @operation(blp, "endLesson", TEACHER_ERRORS, security=TEACHER)
+        @operation(
+            blp,
+            "endLesson",
+            merge(TEACHER_ERRORS, {415: ["unsupported_media_type"]}),
+            security=TEACHER,
+        )
         def post(self, lesson_id: str) -> Any:
             """End the lesson: every table still played ends now (its streams end).
 
@@ -384,7 +392,25 @@ def make_blueprint() -> Blueprint:
                 raise seating.not_found(lesson_id)
             return json_response(view(lesson_id, found))
 
-    @blp.route("/<lesson_id>/tables/<int(max=1000):table>/seats/<int(max=63):seat>")
+    @blp.route(
+        "/lessons/<lesson_id>/tables/<table>/seats/<seat>",
+        parameters=[
+            {
+                "in": "path",
+                "name": "table",
+                "required": True,
+                "description": "The table's number (from 0).",
+                "schema": {"type": "integer", "minimum": 0, "maximum": 1000},
+            },
+            {
+                "in": "path",
+                "name": "seat",
+                "required": True,
+                "description": "The seat at that table.",
+                "schema": {"type": "integer", "minimum": 0, "maximum": 63},
+            },
+        ],
+    )
     class Seat(MethodView):
         @blp.response(204, description="The student is off the seat.")
         @operation(
@@ -393,7 +419,7 @@ def make_blueprint() -> Blueprint:
             merge(TEACHER_ERRORS, {404: ["seat_not_found"]}),
             security=TEACHER,
         )
-        def delete(self, lesson_id: str, table: int, seat: int) -> Any:
+        def delete(self, lesson_id: str, table: str, seat: str) -> Any:
             """Take a student off their seat.
 
             At a table still waiting for students the seat is free for the next one.
@@ -402,10 +428,10 @@ def make_blueprint() -> Blueprint:
             the game's seat stays with its credential until the table ends.
             """
             lesson = teacher(lesson_id)
-            seating.remove(lesson_id, lesson["operator"], table, seat)
+            seating.remove(lesson_id, lesson["operator"], _number(table), _number(seat))
             return Response(status=204)
 
-    @blp.route("/<lesson_id>/results")
+    @blp.route("/lessons/<lesson_id>/results")
     class Results(MethodView):
         @blp.response(200, {"$ref": "#/components/schemas/LessonResults"})
         @operation(blp, "getLessonResults", TEACHER_ERRORS, security=TEACHER)
@@ -418,7 +444,7 @@ def make_blueprint() -> Blueprint:
             _results_access(lesson_id)
             return json_response(results(lesson_id))
 
-    @blp.route("/<lesson_id>/results.csv")
+    @blp.route("/lessons/<lesson_id>/results.csv")
     class ResultsCsv(MethodView):
         @blp.response(
             200,
@@ -441,7 +467,7 @@ def make_blueprint() -> Blueprint:
                 headers={"Content-Disposition": f'attachment; filename="lesson-{lesson_id}.csv"'},
             )
 
-    @blp.route("/<lesson_id>/events")
+    @blp.route("/lessons/<lesson_id>/events")
     class Events(MethodView):
         @blp.response(
             200,
@@ -472,6 +498,13 @@ def make_blueprint() -> Blueprint:
             return response
 
     return blp
+
+
+def _number(text: str) -> int:
+    """A table's or seat's number in a path (anything else names nobody's seat)."""
+    if not (text.isascii() and text.isdigit() and len(text) <= 4):
+        raise Problem("seat_not_found", f"{text!r} is not a table's or seat's number.")
+    return int(text)
 
 
 def _results_access(lesson_id: str) -> None:

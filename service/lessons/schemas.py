@@ -104,7 +104,7 @@ class LessonRequest(StrictSchema):
 
 
 class JoinRequest(StrictSchema):
-    """``POST /v1/lessons/join``: a student's join."""
+    """``POST /v1/join``: a student's join."""
 
     code = fields.String(
         required=True,

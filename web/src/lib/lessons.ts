@@ -25,7 +25,7 @@ export const joinLesson = (
   name: string,
   rejoin: string | null,
 ): Promise<Answer<LessonSeat>> =>
-  call("POST", "/v1/lessons/join", { body: rejoin ? { code, name, rejoin } : { code, name } });
+  call("POST", "/v1/join", { body: rejoin ? { code, name, rejoin } : { code, name } });
 
 /** One frame of `GET /v1/lessons/{id}/events`: its event name and its JSON data. */
 export interface LessonFrame {
