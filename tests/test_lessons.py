@@ -591,3 +591,20 @@ def test_a_lesson_counts_against_its_operators_quota(redis_url: str) -> None:
     assert refused.status_code == 429 and refused.get_json()["code"] == "session_quota_exceeded"
     c.post(f"/v1/lessons/{body['lesson_id']}/end", headers=auth(OTHER))
     assert create(c, key=OTHER).status_code == 201
+
+
+def test_a_lesson_seats_and_plays_behind_sentinel(tmp_path: Any) -> None:
+    """A Sentinel-watched primary (tests/redis_servers.py): seating's scripts and the
+    lesson's stream go to the primary the Sentinels name."""
+    from .redis_servers import sentinel_set
+
+    with sentinel_set(tmp_path) as sentinels:
+        app = operated(sentinels.url)
+        c = app.test_client()
+        body = create(c).get_json()
+        seats = [join(c, body["code"], f"S{i}").get_json() for i in range(3)]
+        assert len({(s["session_id"], s["seat"]) for s in seats}) == 3
+        c.post(f"/v1/lessons/{body['lesson_id']}/start", headers=auth(OPERATOR))
+        play_to_end(c, app, "chemistry-battle", seats)
+        found = c.get(f"/v1/lessons/{body['lesson_id']}/results", headers=auth(OPERATOR))
+        assert found.get_json()["complete"] and len(found.get_json()["students"]) == 3
