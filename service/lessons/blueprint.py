@@ -258,7 +258,10 @@ def make_blueprint() -> Blueprint:
 
     @blp.route("/lessons")
     class Lessons(MethodView):
-        @blp.arguments(LessonRequest)
+        @blp.arguments(
+            LessonRequest,
+            example={"game": "metal-vs-nonmetal", "table_size": 4, "time_limit_minutes": 20},
+        )
         @blp.response(201, {"$ref": "#/components/schemas/LessonCreated"})
         @operation(
             blp,
@@ -311,7 +314,7 @@ def make_blueprint() -> Blueprint:
 
     @blp.route("/join")
     class Join(MethodView):
-        @blp.arguments(JoinRequest)
+        @blp.arguments(JoinRequest, example={"code": "7K3M-Q9XD", "name": "Ada"})
         @blp.response(200, {"$ref": "#/components/schemas/LessonSeat"})
         @operation(
             blp,
