@@ -348,7 +348,13 @@ def make_blueprint() -> Blueprint:
         @blp.response(200, {"$ref": "#/components/schemas/Lesson"})
         @operation(blp, "getLesson", TEACHER_ERRORS, security=TEACHER)
         def get(self, lesson_id: str) -> Any:
-            """The lesson now: every table, who sits where, whose turn, the scores."""
+            """The lesson now: every table, who sits where, whose turn, the scores.
+
+            For its teacher (the operator key that created it, or its teacher token):
+            the join code and link while it is open, every table's status, seats (a
+            student's display name or the bot), version, whose turn, clock and scores so
+            far, and each finished table's record.
+            """
             return json_response(view(lesson_id, teacher(lesson_id)))
 
     @blp.route("/lessons/<lesson_id>/start")
@@ -461,7 +467,13 @@ def make_blueprint() -> Blueprint:
         )
         @operation(blp, "getLessonResultsCsv", TEACHER_ERRORS, security=TEACHER)
         def get(self, lesson_id: str) -> Any:
-            """The results as CSV, one row per student (for a spreadsheet or a gradebook)."""
+            """The results as CSV, one row per student (for a spreadsheet or a gradebook).
+
+            The same rows as the JSON's `students`: name, game, table, seat, place,
+            finished, session_id, record, then the scalar members of the game's score as
+            `score_<member>` columns. A cell that would start a spreadsheet formula is
+            prefixed with `'`.
+            """
             _results_access(lesson_id)
             text = as_csv(results(lesson_id))
             return Response(
@@ -485,7 +497,12 @@ def make_blueprint() -> Blueprint:
             security=TEACHER,
         )
         def get(self, lesson_id: str) -> Any:
-            """Follow the whole lesson live: seats, tables, turns, scores, endings."""
+            """Follow the whole lesson live: seats, tables, turns, scores, endings.
+
+            One server-sent event stream for every table of the lesson, from any
+            instance; no student's name travels on it (ask for the lesson again on
+            `seated` and `removed`).
+            """
             lesson = teacher(lesson_id)
             settings = current_app.config["SETTINGS"]
             slot = streams.acquire(settings.sse_max_streams)

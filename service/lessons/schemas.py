@@ -178,12 +178,30 @@ SEAT = {
     "additionalProperties": False,
 }
 
-_SCORE = {
-    "type": ["object", "null"],
+GAME_SCORES = {
+    "type": "object",
     "additionalProperties": True,
-    "description": "The seat's entry of the game's scores (its `Scores.seats[]`); null "
-    "when the table ended before anything was scored.",
+    "description": "A game's scores, as its own `scores` operation answers them (the "
+    "game's `Scores` component: `<Game>Scores`).",
 }
+SEAT_SCORE = {
+    "type": "object",
+    "additionalProperties": True,
+    "description": "One seat's entry of a game's scores (`<Game>Scores.seats[]`).",
+}
+
+
+def _or_null(name: str, description: str) -> dict[str, Any]:
+    return {
+        "anyOf": [{"$ref": f"#/components/schemas/{name}"}, {"type": "null"}],
+        "description": description,
+    }
+
+
+_SCORE = _or_null(
+    "GameSeatScore",
+    "The seat's entry of the game's scores; null when the table ended before anything was scored.",
+)
 _SEAT_AT_TABLE = {
     "type": "object",
     "description": "A seat of a table: the student or the bot sitting there.",
@@ -218,11 +236,7 @@ TABLE = {
         "deadline_at": _nullable(
             _str("When the table's clock runs out (a game with a clock).", format="date-time")
         ),
-        "scores": {
-            "type": ["object", "null"],
-            "additionalProperties": True,
-            "description": "The game's scores so far (its `Scores`); null until dealt.",
-        },
+        "scores": _or_null("GameScores", "The game's scores so far; null until dealt."),
         "table_url": _str("Its public page (no credential)."),
         "record": _nullable(_str("Its record, once its game is over (a seat's or host's).")),
     },
@@ -365,11 +379,7 @@ TABLE_RESULT = {
             "anyOf": [OUTCOME, {"type": "null"}],
             "description": "The game's outcome (null: never dealt).",
         },
-        "scores": {
-            "type": ["object", "null"],
-            "additionalProperties": True,
-            "description": "The game's scores (its `Scores`).",
-        },
+        "scores": _or_null("GameScores", "The game's scores; null: never dealt."),
         "seats": {
             "type": "array",
             "description": "Who sat where, and how they did.",
@@ -413,6 +423,8 @@ RESULTS = {
     "additionalProperties": False,
 }
 COMPONENTS = {
+    "GameScores": GAME_SCORES,
+    "GameSeatScore": SEAT_SCORE,
     "LessonSeat": SEAT,
     "LessonTable": TABLE,
     "Lesson": LESSON,
