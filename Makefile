@@ -16,7 +16,7 @@ WEB := web
 WEB_STAMP := $(WEB)/node_modules/.installed
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: install serve test lint format typecheck unit contract-lint openapi words bench bench-bgio clean web chromium
+.PHONY: install serve test lint format typecheck unit contract-lint openapi words bench bench-bgio clean web chromium check-game
 
 # everything: the service, the embedded Redis and the development tools (make test)
 $(STAMP): pyproject.toml
@@ -89,6 +89,19 @@ unit: $(STAMP) $(LINT_STAMP) $(TS_STAMP) $(WEB_STAMP) chromium
 	$(PY) -m pytest $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadscope)
 
 test: lint typecheck unit
+
+# one game's checks (docs/ARCHITECTURE.md, "Adding a game"): its rules package's doctests,
+# its own tests (tests/test_<game>_*.py) and the generic ones (conformance, wire, modes,
+# records, answers, its rules document, its recipe, the contract) for it alone: `--game`
+# deselects every test whose parameters name another game; the catalogue and event
+# gates skip themselves (they need the whole suite)
+GAME_TESTS := tests/test_conformance.py tests/test_wire.py tests/test_modes.py \
+	tests/test_records.py tests/test_records_http.py tests/test_answers.py \
+	tests/test_rules_docs.py tests/test_recipe.py tests/test_openapi.py
+check-game: $(STAMP)
+	@test -n "$(GAME)" || { echo "usage: make check-game GAME=<slug>"; exit 2; }
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --game $(GAME) rules/$(subst -,_,$(GAME)) \
+		$(wildcard tests/test_$(subst -,_,$(GAME))_*.py) $(GAME_TESTS)
 
 openapi: $(STAMP)
 	$(PY) -m service.openapi_export openapi/openapi.json

@@ -35,7 +35,8 @@ warnings.filterwarnings(
 bind = os.environ.get("BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 worker_connections = int(os.environ.get("WORKER_CONNECTIONS", "1000"))
-timeout = 30
+# a worker silent this long (its heartbeat starved, or stuck) is killed and replaced
+timeout = int(os.environ.get("WORKER_TIMEOUT", "30"))
 graceful_timeout = 10
 # with the gevent worker this is also the time a client has to send a request line
 # and headers (each request on a connection); a slower client is disconnected
@@ -149,7 +150,11 @@ def on_starting(server: object) -> None:
         from service import embedded_redis
 
         try:
-            url = embedded_redis.start(os.environ.get("EMBEDDED_REDIS_DIR", "instance/redis"))
+            # a folder of this server's own: a second `make serve` on another port in
+            # the same checkout starts its own Redis, and stopping either leaves the other's
+            base = os.environ.get("EMBEDDED_REDIS_DIR", "instance/redis")
+            bound = getattr(getattr(server, "cfg", None), "bind", None) or [bind]
+            url = embedded_redis.start(embedded_redis.folder_for(base, bound[0]))
         except ImportError:
             raise SystemExit(
                 "REDIS_URL is not set and the embedded Redis is not installed (it comes with "

@@ -16,11 +16,13 @@ import json
 import time
 from typing import Any
 
-from rules.core import Game
+from rules.core import GameRules
 from rules.registry import GAMES
 
 
-def play(game: Game, players: int, seed: int, bot: str, options: dict[str, Any]) -> tuple[int, int]:
+def play(
+    game: GameRules, players: int, seed: int, bot: str, options: dict[str, Any]
+) -> tuple[int, int]:
     """Moves and rounds of one whole game (a match's rounds, or a game's own rounds)."""
     state = game.setup(players, options, seed)
     moves = 0

@@ -85,12 +85,12 @@ class Action:
 
 @dataclass(frozen=True)
 class Actions:
-    """A game's move types; ``before(state, seat)`` raises what forbids a seat any move
+    """A game's move types; ``waiting(state, seat)`` raises what forbids a seat any move
     now (not at the table, the game over, not its turn), checked before each type's own
-    ``verify``."""
+    ``verify`` (``GameRules.waiting``, the bots' refusal, is this check)."""
 
     kinds: tuple[Action, ...]
-    before: Callable[[State, int], None] = _anyone
+    waiting: Callable[[State, int], None] = _anyone
     by_name: Mapping[str, Action] = field(init=False)
     parse_move: Callable[[Mapping[str, Any]], Move] = field(init=False)
 
@@ -108,7 +108,7 @@ class Actions:
     def verify(self, state: State, seat: int, move: Move) -> None:
         """Raise the ``RuleViolation`` that forbids the parsed ``move`` now, if any."""
         check_seat(state, seat)
-        self.before(state, seat)
+        self.waiting(state, seat)
         self.by_name[move["type"]].verify(state, seat, move)
 
     def can(self, state: State, seat: int, move: Move) -> bool:
@@ -118,7 +118,7 @@ class Actions:
         """Every candidate move that ``verify`` accepts (none while the seat must wait)."""
         check_seat(state, seat)
         try:
-            self.before(state, seat)
+            self.waiting(state, seat)
         except RuleViolation:
             return []
         out: list[Move] = []
@@ -136,7 +136,7 @@ class Actions:
         the seat must wait)."""
         check_seat(state, seat)
         try:
-            self.before(state, seat)
+            self.waiting(state, seat)
         except RuleViolation:
             return []
         return [form for kind in self.kinds for form in kind.forms(state, seat)]
@@ -147,10 +147,11 @@ class Actions:
         self.verify(state, seat, move)
         return self.by_name[move["type"]].apply(state, seat, move)
 
-    def waiting(self, state: State, seat: int) -> None:
-        """Raise why ``seat`` has no move now (the bots' refusal)."""
+    def seat_waiting(self, state: State, seat: int) -> None:
+        """Raise why ``seat`` (checked to be at the table) has no move now: the game's
+        ``waiting`` (the bots' refusal)."""
         check_seat(state, seat)
-        self.before(state, seat)
+        self.waiting(state, seat)
 
     def functions(self) -> dict[str, Any]:
         """``parse_move``, ``verify``, ``legal_moves``, ``apply`` and ``waiting`` for
@@ -160,5 +161,5 @@ class Actions:
             "verify": self.verify,
             "legal_moves": self.legal_moves,
             "apply": self.apply,
-            "waiting": self.waiting,
+            "waiting": self.seat_waiting,
         }

@@ -1,6 +1,6 @@
 """The engine contract every game module implements.
 
-A game is a module-level object satisfying :class:`Game`: pure functions over
+A game is a module-level object satisfying :class:`GameRules`: pure functions over
 JSON-ready state (``dict``/``list``/``str``/``int``/``float``/``bool``/``None``).
 Nothing here touches the clock, the network or a global random generator; chance
 lives in the state (see :mod:`rules.rng`) and time, where a game has it, arrives
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
 from rules import shapes
 from rules.rng import choice, new_rng
@@ -361,6 +361,12 @@ def _derived(*args: Any) -> Any:
     raise AssertionError("replaced in GameRules.__post_init__")  # pragma: no cover
 
 
+class Setup(Protocol):
+    """A game's ``setup``: its parameters named, so a call may name them (``seed=1``)."""
+
+    def __call__(self, players: int, options: Mapping[str, Any], seed: int) -> State: ...
+
+
 @dataclass(frozen=True)
 class GameRules:
     """What every registered game provides: its metadata, its shapes and pure functions.
@@ -415,9 +421,9 @@ class GameRules:
     """
 
     info: GameInfo
-    setup: Callable[[int, Mapping[str, Any], int], State]
+    setup: Setup
     to_act: Callable[[State], list[int]]
-    view: Callable[[State, int | None], JSON]
+    view: Callable[[State, int | None], Mapping[str, Any]]
     scores: Callable[[State], JSON]
     outcome: Callable[[State], Outcome]
     verify: Callable[[State, int, Move], None]
@@ -438,7 +444,7 @@ class GameRules:
     clock: Clock | None = None
     extras: tuple[Extra, ...] = ()
     dealt: Callable[[State], list[JSON]] = _derived
-    situation: Callable[[State, int], JSON] | None = None
+    situation: Callable[[State, int], Mapping[str, Any]] | None = None
     move_forms: Callable[[State, int], list[JSON]] | None = None
 
     def __post_init__(self) -> None:
@@ -460,7 +466,7 @@ class GameRules:
         """Whether ``verify`` accepts the parsed ``move`` for ``seat`` now."""
         return can(self.verify, state, seat, move)
 
-    def situation_of(self, state: State, seat: int) -> JSON:
+    def situation_of(self, state: State, seat: int) -> Mapping[str, Any]:
         """What ``seat``'s decision rests on in ``state``: a move decided on one state is
         still a decision about a later one when the seat's situation is the same in both
         (the service then judges it by the rules on the later state; otherwise it is
@@ -552,10 +558,6 @@ class GameRules:
             ]
 
         return dealt
-
-
-Game = GameRules
-"""The type every registered game has (kept as a name for readability)."""
 
 
 def move_parser(moves: Sequence[type]) -> Callable[[Mapping[str, Any]], Move]:

@@ -47,9 +47,8 @@ from rules import match
 from rules.chemistry.decks.compound import custom_limits
 from rules.chemistry.elements import MAX_Z
 from rules.shapes import CardId, Count, F, Seat, shape
+from rules.wire import C, Pile
 
-C = TypeVar("C")
-"""A game's card (its face, as views and events show it)."""
 S = TypeVar("S")
 """A game's row of one seat (in a round's result, in the scores)."""
 T = TypeVar("T")
@@ -317,15 +316,6 @@ class Turn(TypedDict):
     seat: Annotated[Seat, F("The seat whose turn it is.")]
     drawn: Annotated[int, F("Cards drawn so far this turn (0-2).", minimum=0, maximum=2)]
     took_discard: Annotated[bool, F("The top of the discard pile was taken.")]
-
-
-class Pile(TypedDict, Generic[C]):
-    """A pile: always its count; its faces where this seat may see them."""
-
-    count: Annotated[Count, F("Cards in the pile (always public).")]
-    cards: Annotated[
-        list[C] | None, F("The faces, bottom first, where this seat may see them; else null.")
-    ]
 
 
 class DiscardPile(Pile[C]):

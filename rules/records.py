@@ -28,13 +28,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
 from functools import cached_property
 from typing import Annotated, Any, Generic, Literal, TypedDict, TypeVar, Union
 
 from rules.core import (
     Event,
-    Game,
+    GameRules,
     Move,
     Outcome,
     RuleViolation,
@@ -44,6 +43,7 @@ from rules.core import (
     with_actor,
 )
 from rules.shapes import F
+from rules.times import iso
 from rules.wire import DealtPile, acted
 from rules.wire import Outcome as OutcomeShape
 
@@ -153,7 +153,7 @@ class Replayed:
     refused: Refusal | None = None
 
 
-def replay(game: Game, log: Log) -> Replayed:
+def replay(game: GameRules, log: Log) -> Replayed:
     """Play ``log`` through ``game``'s rules from its setup (deterministic: the seed)."""
     try:
         state = game.setup(log.players, log.options, log.seed)
@@ -169,7 +169,7 @@ def replay(game: Game, log: Log) -> Replayed:
     return Replayed(tuple(done), state, game.outcome(state), game.scores(state))
 
 
-def play_step(game: Game, state: State, step: Step) -> tuple[State, list[Event]]:
+def play_step(game: GameRules, state: State, step: Step) -> tuple[State, list[Event]]:
     """One step: the service's transition, a bot's move (asked again), or a move."""
     clock = game.clock
     if step.system is not None:
@@ -201,7 +201,11 @@ def play_step(game: Game, state: State, step: Step) -> tuple[State, list[Event]]
 
 
 def _stopped(
-    game: Game, state: State | None, done: tuple[list[Event], ...], index: int, err: RuleViolation
+    game: GameRules,
+    state: State | None,
+    done: tuple[list[Event], ...],
+    index: int,
+    err: RuleViolation,
 ) -> Replayed:
     refusal = Refusal(index, err.code, err.message, err.rule, dict(err.details))
     if state is None:
@@ -281,7 +285,7 @@ class Record(TypedDict, Generic[M, E, O, S]):
 _TYPES: dict[str, Any] = {}
 
 
-def record_type(game: Game) -> Any:
+def record_type(game: GameRules) -> Any:
     """``game``'s record, as a type the contract and the checks derive from."""
     known = _TYPES.get(game.info.slug)
     if known is not None:
@@ -295,13 +299,9 @@ def record_type(game: Game) -> Any:
     return made
 
 
-def _iso(ms: int | None) -> str | None:
-    if ms is None:
-        return None
-    return datetime.fromtimestamp(ms / 1000, tz=UTC).isoformat(timespec="milliseconds")
-
-
-def document(game: Game, log: Log, *, complete: bool, game_id: str, mode: str) -> dict[str, Any]:
+def document(
+    game: GameRules, log: Log, *, complete: bool, game_id: str, mode: str
+) -> dict[str, Any]:
     """The record of the game ``log`` holds: the whole one (``complete``: every move, the
     seed and the deal; for a game that is over) or the public one (what every seat and
     observer may see while it is played). The events, outcome and scores come from
@@ -324,7 +324,7 @@ def document(game: Game, log: Log, *, complete: bool, game_id: str, mode: str) -
             "bot": step.bot,
             "system": step.system,
             "at": step.at,
-            "time": _iso(step.at),
+            "time": iso(step.at),
             "events": events_for(with_actor(events, step.seat), None),
         }
         for step, events in zip(log.steps, done.steps, strict=True)
@@ -347,7 +347,7 @@ def document(game: Game, log: Log, *, complete: bool, game_id: str, mode: str) -
     }
 
 
-def read(game: Game, record: Mapping[str, Any]) -> Log:
+def read(game: GameRules, record: Mapping[str, Any]) -> Log:
     """The log a record (already checked against :func:`record_type`) holds, for a
     replay: ``bad_record`` if it is another game's or has no moves to replay."""
     info = game.info
@@ -416,7 +416,7 @@ class Check(TypedDict, Generic[E, S]):
 _CHECKS: dict[str, Any] = {}
 
 
-def check_type(game: Game) -> Any:
+def check_type(game: GameRules) -> Any:
     """``game``'s replay answer, as a type the contract derives from."""
     known = _CHECKS.get(game.info.slug)
     if known is None:
@@ -426,7 +426,7 @@ def check_type(game: Game) -> Any:
     return known
 
 
-def check(game: Game, record: Mapping[str, Any]) -> dict[str, Any]:
+def check(game: GameRules, record: Mapping[str, Any]) -> dict[str, Any]:
     """Replay ``record`` (already checked against :func:`record_type`): each step's events,
     the outcome and scores reached, the first step refused, and whether the record's own
     events, outcome and scores are the rules' (an LMS checking a result a device reports).

@@ -7,13 +7,13 @@ from collections.abc import Mapping
 from rules.chemistry_battle import GAME as CHEMISTRY_BATTLE
 from rules.chemistry_canasta import GAME as CHEMISTRY_CANASTA
 from rules.compound_capture import GAME as COMPOUND_CAPTURE
-from rules.core import Game
+from rules.core import GameRules
 from rules.element_draft import GAME as ELEMENT_DRAFT
 from rules.metal_vs_nonmetal import GAME as METAL_VS_NONMETAL
 from rules.polymer import GAME as POLYMER
 from rules.polymerization import GAME as POLYMERIZATION
 
-GAMES: Mapping[str, Game] = {
+GAMES: Mapping[str, GameRules] = {
     game.info.slug: game
     for game in (
         ELEMENT_DRAFT,
@@ -27,5 +27,5 @@ GAMES: Mapping[str, Game] = {
 }
 
 
-def get(slug: str) -> Game:
+def get(slug: str) -> GameRules:
     return GAMES[slug]

@@ -4,7 +4,9 @@ Each game fills one :class:`Wire` with its ``TypedDict`` declarations (see
 :mod:`rules.shapes`); the service derives its request schemas and the OpenAPI
 contract from them, and the generic tests check every real answer against them.
 The shapes here are the ones every game has: the outcome and the event that ends a
-game (each game's own ``game_over`` event extends :class:`GameOver`), and the
+game (each game's own ``game_over`` event extends :class:`GameOver`), a pile of the
+game's cards (:class:`Pile`, generic in the card: the contract names each game's
+``<Game>Pile``, as its cards differ), and the
 description of a move space too large to list (:class:`MoveSpace`), with the
 helpers that build its forms.
 """
@@ -14,9 +16,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Annotated, Any, Literal, TypedDict, get_type_hints
+from typing import Annotated, Any, Generic, Literal, TypedDict, TypeVar, get_type_hints
 
-from rules.shapes import CardId, F, Seat
+from rules.shapes import CardId, Count, F, Seat
+
+C = TypeVar("C")
+"""A game's card, in the shapes that carry cards (``Pile[Card]``)."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +84,17 @@ class GameOver(Outcome):
     """The game has ended: the final outcome (a game adds the facts behind it)."""
 
     type: Literal["game_over"]
+
+
+class Pile(TypedDict, Generic[C]):
+    """A pile of cards (a hand, a stack): always how many; which ones, in the pile's
+    order, where this seat may see them."""
+
+    count: Annotated[Count, F("Cards in the pile (always public).")]
+    cards: Annotated[
+        list[C] | None,
+        F("The cards, bottom first, where this seat may see them; else null."),
+    ]
 
 
 class DealtPile(TypedDict):

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, redirect, request, send_file
 from werkzeug.wrappers import Response as BaseResponse
 
+from rules.text import in_words
+
 from . import callbacks, cors, logs
 from .api import ProblemApi, install_error_handlers
 from .config import Settings
 from .docs import HEADERS, SECURITY_SCHEMES, HeadersPlugin
 from .due import DueWork, Runner
-from .games import game_apis
+from .games import GameApi, game_apis
 from .http_cache import cacheable, compress
 from .jsonio import OrjsonProvider
 from .lessons import seating
@@ -45,14 +47,13 @@ from .tokens import Sealer
 STATIC = Path(__file__).resolve().parent / "static"
 
 API_DESCRIPTION = """\
-Rules of seven chemistry card games as an HTTP service, for other people's front ends.
+Rules of {count} chemistry card games as an HTTP service, for other people's front ends.
 
 **Two ways to play every game.** *Stateless*: every call carries the whole game as an
 opaque, sealed **state token**; the service checks the move against the rules,
 applies it and returns the new token with the view the calling seat may see.
 *Hosted session*: `POST /v1/<game>/sessions` keeps the game in Redis; devices send
-moves with the `version` they saw and follow a live event stream. Polymer, a
-real-time game, is only played as a session.
+moves with the `version` they saw and follow a live event stream.{clocked}
 
 **Credentials.** Setup returns one seat token per seat and a host token. Acting or
 looking as a seat needs that seat's token (or the host's) in the header
@@ -64,6 +65,21 @@ move, in the same request: this is how a one-person game is played.
 **Errors** are RFC 9457 `application/problem+json` with a stable `code`; each
 operation lists its codes as an enum (catalogue: `GET /v1/problems`).
 """
+
+
+def api_description(apis: Mapping[str, GameApi]) -> str:
+    """The contract's description, its facts from the registry: how many games, and
+    which are only played as sessions (a game on the server's clock)."""
+    clocked = [api.info.title for api in apis.values() if not api.stateless]
+    said = ""
+    if clocked:
+        names = ", ".join(clocked)
+        one = len(clocked) == 1
+        said = (
+            f" {names}, {'a real-time game' if one else 'real-time games'}, "
+            f"{'is' if one else 'are'} only played as {'a session' if one else 'sessions'}."
+        )
+    return API_DESCRIPTION.format(count=in_words(len(apis)), clocked=said)
 
 
 class App(Flask):
@@ -107,7 +123,7 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
         OPENAPI_SWAGGER_UI_URL="/docs/assets/",
         API_SPEC_OPTIONS={
             "info": {
-                "description": API_DESCRIPTION,
+                "description": api_description(game_apis()),
                 "license": {"name": "MIT", "identifier": "MIT"},
             },
             "servers": [{"url": "/", "description": "This service"}],

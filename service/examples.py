@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules import records
-from rules.core import Event, Game, State, events_for, with_actor
+from rules.core import Event, GameRules, State, events_for, with_actor
 from rules.records import Log, Step
 
 from .games import GameApi
@@ -26,7 +26,7 @@ def seat_token(seat: int) -> str:
     return f"ExampleSeatToken{seat}xxxxxxxx"[:24]
 
 
-def _turn(game: Game, state: State) -> dict[str, Any]:
+def _turn(game: GameRules, state: State) -> dict[str, Any]:
     return {"to_act": game.to_act(state), "outcome": game.outcome(state).to_json()}
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from rules.core import JSON, Clock, Game, GameInfo, State
+from rules.core import JSON, Clock, GameInfo, GameRules, State
 from rules.registry import GAMES
 
 from .schemas.contract import GameDocs, game_docs
@@ -22,7 +22,7 @@ from .schemas.derive import pascal
 class GameApi:
     """A registered game as the service serves it."""
 
-    game: Game
+    game: GameRules
 
     @property
     def info(self) -> GameInfo:

@@ -275,16 +275,20 @@ class Readyz(MethodView):
     def get(self) -> Any:
         """Ready to serve; reports Redis.
 
-        Redis holds hosted sessions (every game) and Polymer, so an unreachable Redis
-        makes the status `degraded` (still 200: stateless play keeps working on this
-        instance).
+        Redis holds hosted sessions (every game), the only way to play a game on the
+        server's clock, so an unreachable Redis makes the status `degraded` (still 200:
+        stateless play keeps working on this instance); `needed_by` names the sessions
+        and those games.
         """
         store = current_app.extensions.get("chemgames.store")
-        checks: dict[str, Any] = {"games": sorted(_registry())}
+        games = _registry()
+        checks: dict[str, Any] = {"games": sorted(games)}
+        needed_by = ["sessions", *sorted(s for s, api in games.items() if not api.stateless)]
         if store is None:
-            ok, detail_ = False, "REDIS_URL is not set: hosted sessions and Polymer are off"
+            off = " and ".join(["hosted sessions", *needed_by[1:]])
+            ok, detail_ = False, f"REDIS_URL is not set: {off} are off"
         else:
             ok, detail_ = store.ping()
-        checks["redis"] = {"ok": ok, "detail": detail_, "needed_by": ["sessions", "polymer"]}
+        checks["redis"] = {"ok": ok, "detail": detail_, "needed_by": needed_by}
         status = "ok" if ok else "degraded"
         return json_response({"status": status, "version": version(), "checks": checks})

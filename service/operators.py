@@ -19,7 +19,6 @@ import hmac
 from base64 import urlsafe_b64decode, urlsafe_b64encode
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 import marshmallow as ma
@@ -27,6 +26,8 @@ import orjson
 from flask import Response, current_app
 from flask.views import MethodView
 from marshmallow import fields, validate
+
+from rules.times import iso
 
 from .auth import bearer
 from .callbacks import Callback, delivery_log
@@ -116,12 +117,6 @@ def the_operator() -> str:
     if found is None:
         raise _refused()
     return found
-
-
-def iso(ms: int | None) -> str | None:
-    if ms is None:
-        return None
-    return datetime.fromtimestamp(ms / 1000, tz=UTC).isoformat(timespec="milliseconds")
 
 
 def encode_cursor(created_ms: int) -> str:

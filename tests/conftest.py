@@ -24,6 +24,7 @@ from hypothesis import settings
 
 import service
 from rules.core import RuleViolation
+from rules.registry import GAMES
 from service.config import Settings
 
 from . import contract
@@ -56,7 +57,19 @@ def make_settings(*keys: str, **kw: Any) -> Settings:
     return Settings(state_keys=keys or (KEY_A,), log_level="WARNING", **kw)
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--game",
+        default=None,
+        help="run the generic tests of this game only (a slug): every test whose "
+        "parameters name another game is deselected (`make check-game GAME=<slug>`)",
+    )
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "game(slug): a test played on this game only (`--game` keeps it for it)"
+    )
     config.addinivalue_line(
         "markers", "every_redis: runs once per backing Redis (one server, a Redis Cluster)"
     )
@@ -267,13 +280,35 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     last = [i for i in items if i.get_closest_marker("run_last")]
     items[:] = [i for i in items if not i.get_closest_marker("run_last")] + last
     config.stash[WHOLE_SUITE] = whole_suite(config)
+    game = config.getoption("--game")
+    if game is not None:
+        _only_game(config, items, game)
+
+
+def _only_game(config: pytest.Config, items: list[pytest.Item], game: str) -> None:
+    """Deselect the tests whose parameters name a game other than ``game``, and those
+    marked ``game(<slug>)`` for another (a test of the service played on one game)."""
+    if game not in GAMES:
+        raise pytest.UsageError(f"--game {game}: not a game ({', '.join(sorted(GAMES))})")
+    others = set(GAMES) - {game}
+
+    def other(item: pytest.Item) -> bool:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        named = [m.args[0] for m in item.iter_markers("game")]
+        return any(isinstance(v, str) and v in others for v in [*params.values(), *named])
+
+    dropped = [i for i in items if other(i)]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = [i for i in items if not other(i)]
 
 
 def whole_suite(config: pytest.Config) -> bool:
     """Whether this run selected the whole suite (no -k, -m or a subset of files)."""
     paths = [a for a in config.args if not a.startswith("-")] or ["."]
     return (
-        not config.option.keyword
+        config.getoption("--game") is None
+        and not config.option.keyword
         and not config.option.markexpr
         and all(a.rstrip("/") in ("tests", "rules", ".") for a in paths)
     )
@@ -287,12 +322,19 @@ JAVASCRIPT: list[str] = []
 """A distributed run's controller: what every worker's JavaScript round trip found."""
 
 
+EVENTS: dict[str, set[str]] = {}
+"""A distributed run's controller: the event types every worker checked (game -> types)."""
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_testnodedown(node: Any, error: Any) -> None:
-    """xdist: a worker finished; keep the codes it walked and its round trip's findings."""
+    """xdist: a worker finished; keep the codes it walked, the event types it checked and
+    its round trip's findings."""
     output = getattr(node, "workeroutput", {})
     for code, places in output.get("walked", {}).items():
         WALKED.setdefault(code, set()).update(places)
+    for slug, kinds in output.get("events", {}).items():
+        EVENTS.setdefault(slug, set()).update(kinds)
     JAVASCRIPT.extend(output.get("javascript", []))
 
 
@@ -305,8 +347,9 @@ def _fail_session(session: pytest.Session, gate: str, found: list[str]) -> None:
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """A worker hands the codes it walked to the controller; the controller of a whole
-    distributed run checks them all (the catalogue gate, tests/test_walked.py). Every
+    """A worker hands the codes it walked and the event types it checked to the
+    controller; the controller of a whole distributed run checks them all (the catalogue
+    gate and the event gate, tests/test_walked.py). Every
     process sends the answers and records it got through JavaScript's JSON
     (``contract.javascript_problems``); any it finds fail the run."""
     config = session.config
@@ -314,6 +357,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     rounded = contract.javascript_problems(contract.RECORDER) if exitstatus in (0, 1) else []
     if workeroutput is not None:
         workeroutput["walked"] = {code: sorted(p) for code, p in contract.walked().items()}
+        workeroutput["events"] = {s: sorted(k) for s, k in contract.CHECKED_EVENTS.items()}
         workeroutput["javascript"] = rounded
         return
     if rounded or JAVASCRIPT:
@@ -324,3 +368,6 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     found = contract.gate(WALKED)
     if found:
         _fail_session(session, "catalogue gate", found)
+    found = contract.event_gate(EVENTS)
+    if found:
+        _fail_session(session, "event gate", found)

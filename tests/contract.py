@@ -18,6 +18,7 @@ import re
 import shutil
 import subprocess
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +83,10 @@ class Recorder:
             self.violations.append(
                 f"{where} {response.status_code}: {e.message[:300]} at {list(e.instance_path)}"
             )
+        elif path.startswith("/v1/"):
+            # the contract's event schemas are derived from the game's declarations
+            for kind in events_in(body):
+                event_checked(path.split("/")[2], kind)
 
     def _keep(self, where: str, path: str, response: Response, body: Any) -> None:
         if response.is_streamed:
@@ -122,6 +127,49 @@ RAISED: set[str] = set()
 """Every rule code the rules raised while the suite ran (``conftest`` records them):
 a code the service reaches only in states a test sets up on the rules directly (a
 draw deck emptied within a turn) is walked there."""
+
+
+CHECKED_EVENTS: dict[str, set[str]] = defaultdict(set)
+"""Every event type, by game, that a test checked against its game's declarations in
+this run: in the deep playouts (``tests/test_conformance.py``) or in an HTTP answer that
+conformed to the contract (the event gate, :func:`event_gate`)."""
+
+
+def event_checked(slug: str, kind: str) -> None:
+    CHECKED_EVENTS[slug].add(kind)
+
+
+def events_in(body: Any) -> set[str]:
+    """The ``type`` of every event in an answer (under any ``events`` member, at any
+    depth: a move's answer, a record's steps, a session's)."""
+    found: set[str] = set()
+    if isinstance(body, dict):
+        for name, value in body.items():
+            if name == "events" and isinstance(value, list):
+                found |= {e["type"] for e in value if isinstance(e, dict) and "type" in e}
+            else:
+                found |= events_in(value)
+    elif isinstance(body, list):
+        for item in body:
+            found |= events_in(item)
+    return found
+
+
+def event_gate(checked: Mapping[str, Iterable[str]]) -> list[str]:
+    """What the event gate finds wrong with ``checked`` (game -> event types checked
+    against its declarations): every event type every game declares must have been
+    emitted and checked somewhere in the run, so that removing any one from a game's
+    declarations fails a test."""
+    from rules.registry import GAMES
+    from rules.shapes import shape, tag_of
+
+    found = []
+    for slug, game in sorted(GAMES.items()):
+        declared = {tag_of(shape(tp)) for tp in game.wire.events}
+        missing = sorted(declared - set(checked.get(slug, ())))
+        if missing:
+            found.append(f"no test checked {slug}'s {missing} against its declarations")
+    return found
 
 
 def walked() -> dict[str, set[str]]:

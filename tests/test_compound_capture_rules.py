@@ -14,6 +14,7 @@ from rules.compound_capture.game import LAYOUT, cards_of
 from rules.core import RuleViolation
 
 from . import draw_discard_helpers as helpers
+from .test_conformance import events_match_the_declarations
 
 State = dict[str, Any]
 
@@ -453,6 +454,7 @@ def test_with_both_piles_spent_the_draw_ends_early() -> None:
     assert GAME.legal_moves(state, 0) == [{"type": "draw", "source": "discard"}]
     state, events = play(state, 0, {"type": "draw", "source": "discard"})
     assert events[-1] == {"type": "draw_ended", "seat": 0, "drawn": 1, "reason": "no_cards"}
+    events_match_the_declarations(GAME, state, events)  # no playout empties both piles
     assert state["turn"]["step"] == "play" and cards.face(state["zones"]["hand"][0][-1])
     assert refused(state, 0, {"type": "draw", "source": "discard"}).code == "already_drawn"
 

@@ -24,13 +24,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules import shapes
-from rules.core import Game, RuleViolation, events_for
+from rules.core import GameRules, RuleViolation, events_for
 from rules.match import NextRoundMove
 from rules.registry import GAMES
 from rules.wire import MoveForm, Outcome
 from rules.zones import Layout, Place, Seen, Zones, named_cards
 from service.tokens import Envelope, Sealer
 
+from . import contract
 from .conftest import KEY_A
 
 SEALER = Sealer((KEY_A,))
@@ -39,14 +40,14 @@ MAX_MOVES = 5000
 QUICK_OPTIONS = {"polymer": {"timer_seconds": 30}}
 
 
-def round_trips(game: Game, state: dict[str, Any]) -> None:
+def round_trips(game: GameRules, state: dict[str, Any]) -> None:
     assert orjson.loads(orjson.dumps(state)) == state, "state is not plain JSON"
     env = Envelope(game.info.slug, game.info.rules_version, "g", 1, state)
     token = SEALER.seal(env)
     assert SEALER.open(token, slug=game.info.slug, rules_version=game.info.rules_version) == env
 
 
-def views_hide_secrets(game: Game, state: dict[str, Any], salt: int) -> None:
+def views_hide_secrets(game: GameRules, state: dict[str, Any], salt: int) -> None:
     players = int(state["players"])
     if not game.outcome(state).finished:
         # /scores needs no seat credential: it may show nothing hidden from an observer
@@ -63,7 +64,7 @@ def views_hide_secrets(game: Game, state: dict[str, Any], salt: int) -> None:
         assert state["rng"]["key"] not in text
 
 
-def play_is_over(game: Game, state: dict[str, Any]) -> bool:
+def play_is_over(game: GameRules, state: dict[str, Any]) -> bool:
     """The game is over, or a round of a match is: the only move left is to deal the
     next round (``rules.match``)."""
     if game.outcome(state).finished:
@@ -78,7 +79,7 @@ NEXT_ROUND = shapes.tag_of(shapes.shape(NextRoundMove))
 
 
 def layout_follows_play(
-    game: Game, state: dict[str, Any], playing: Layout | None, over: bool
+    game: GameRules, state: dict[str, Any], playing: Layout | None, over: bool
 ) -> None:
     """A zone game's layout is ``playing`` (the one dealt) while play goes on, and
     ``playing.at_end()`` once it is ``over``: no card is turned up a move earlier, nor
@@ -93,7 +94,7 @@ def layout_follows_play(
 
 
 def cards_turned_up_when_play_is_over(
-    game: Game, state: dict[str, Any], playing: Layout | None
+    game: GameRules, state: dict[str, Any], playing: Layout | None
 ) -> None:
     """A zone game's layout follows play (:func:`layout_follows_play`); once play is
     over every seat and an observer see every pile a seat holds (its hand, its
@@ -113,7 +114,7 @@ def cards_turned_up_when_play_is_over(
         assert not missing, f"the view of seat {seat} does not show {missing} at the end"
 
 
-def legal_moves_apply(game: Game, state: dict[str, Any]) -> None:
+def legal_moves_apply(game: GameRules, state: dict[str, Any]) -> None:
     for seat in game.to_act(state):
         for move in game.legal_moves(state, seat):
             parsed = game.parse_move(move)
@@ -129,7 +130,7 @@ def declared(tp: Any, value: Any, what: str) -> None:
         pytest.fail(f"{what} breaks its declaration: {err}")
 
 
-def answers_match_the_declarations(game: Game, state: dict[str, Any]) -> None:
+def answers_match_the_declarations(game: GameRules, state: dict[str, Any]) -> None:
     """Every view, the scores, the outcome and every legal move have their declared
     shapes (the contract is derived from the same declarations; tests/test_modes.py
     checks real HTTP answers against the contract itself)."""
@@ -145,7 +146,7 @@ def answers_match_the_declarations(game: Game, state: dict[str, Any]) -> None:
     forms_build_legal_moves(game, state)
 
 
-def forms_build_legal_moves(game: Game, state: dict[str, Any]) -> None:
+def forms_build_legal_moves(game: GameRules, state: dict[str, Any]) -> None:
     """A game's move forms (``GameRules.move_forms``) are as declared, every move built
     within one is legal (the smallest, the largest and a random one of each form), and
     every listed move of a type that has forms lies within one of them."""
@@ -247,11 +248,16 @@ def matched(items: Sequence[Any], slots: Sequence[Sequence[Any]]) -> bool:
     return all(place(i, set()) for i in range(len(items)))
 
 
-def events_match_the_declarations(game: Game, state: dict[str, Any], events: list[Any]) -> None:
+def events_match_the_declarations(
+    game: GameRules, state: dict[str, Any], events: list[Any]
+) -> None:
+    """Every event, as each seat and an observer get it, has its declared shape; each
+    type checked is recorded for the event gate (``tests/test_walked.py``)."""
     kinds = union(game.wire.events)
     for seat in [None, *range(int(state["players"]))]:
         for event in events_for(events, seat):
             declared(kinds, event, f"an event delivered to seat {seat}")
+            contract.event_checked(game.info.slug, event["type"])
 
 
 @functools.cache
@@ -260,7 +266,7 @@ def union(types: tuple[type, ...]) -> shapes.OneOf:
     return shapes.OneOf(options=tuple(shapes.shape(t) for t in types))
 
 
-def refusals_are_in_scope(game: Game, state: dict[str, Any], tried: list[Any]) -> None:
+def refusals_are_in_scope(game: GameRules, state: dict[str, Any], tried: list[Any]) -> None:
     """A bot asked to move for a seat that cannot answers only with a code declared for
     bot moves; a move refused answers only with a code declared for moves."""
     info = game.info
@@ -304,7 +310,7 @@ def moves_seen(players: int) -> Iterator[dict[int | None, set[int]]]:
 
 
 def events_name_only_visible_cards(
-    game: Game,
+    game: GameRules,
     before: dict[str, Any],
     after: dict[str, Any],
     events: list[dict[str, Any]],
@@ -324,7 +330,7 @@ def events_name_only_visible_cards(
             assert not leaked, f"seat {seat} is told of hidden cards {leaked} in {event}"
 
 
-def illegal_is_refused(game: Game, state: dict[str, Any]) -> None:
+def illegal_is_refused(game: GameRules, state: dict[str, Any]) -> None:
     seat = (game.to_act(state) or [0])[0]
     with pytest.raises(RuleViolation) as err:
         game.apply(state, seat, {"type": "no-such-move"})
@@ -336,7 +342,7 @@ def illegal_is_refused(game: Game, state: dict[str, Any]) -> None:
 
 
 def playout(
-    game: Game,
+    game: GameRules,
     players: int,
     seed: int,
     bots: list[str],
@@ -401,6 +407,46 @@ CASES = [
 @pytest.mark.parametrize(("slug", "players"), CASES)
 def test_full_playout_with_deep_checks(slug: str, players: int) -> None:
     assert playout(GAMES[slug], players, seed=players, bots=["random", "greedy"], deep=True) > 0
+
+
+RARE = [
+    # game, players, seed, bots, options: the event the fixed mix above does not emit
+    (
+        "chemistry-canasta",
+        5,
+        6,
+        ["random", "greedy"],
+        {"target": 1, "on_tie": "play_on"},
+        "match_tied",
+    ),
+    (
+        "compound-capture",
+        3,
+        0,
+        ["random", "greedy"],
+        {"target": 1, "on_tie": "play_on"},
+        "match_tied",
+    ),
+    ("metal-vs-nonmetal", 2, 1, ["greedy"], {}, "forced_play"),
+    ("polymer", 6, 8, ["greedy", "random"], QUICK_OPTIONS["polymer"], "trade_undone"),
+    ("polymerization", 2, 0, ["random"], {}, "reactivation"),
+]
+"""Deep playouts that emit the events the ones above do not, found by varying bots,
+seeds and options: the event gate (``tests/test_walked.py``) needs every declared event
+checked somewhere (compound-capture's ``draw_ended`` needs both piles spent, which its
+rules tests set up)."""
+
+
+@pytest.mark.parametrize(("slug", "players", "seed", "bots", "options", "event"), RARE)
+def test_deep_playouts_that_emit_the_rare_events(
+    slug: str, players: int, seed: int, bots: list[str], options: dict[str, Any], event: str
+) -> None:
+    earlier = contract.CHECKED_EVENTS.pop(slug, set())
+    try:
+        assert playout(GAMES[slug], players, seed=seed, bots=bots, deep=True, options=options)
+        assert event in contract.CHECKED_EVENTS[slug], f"the playout emitted no {event}"
+    finally:
+        contract.CHECKED_EVENTS[slug] |= earlier
 
 
 @pytest.mark.parametrize("slug", sorted(GAMES))

@@ -2,9 +2,11 @@
 
 openapi-python-client generates a typed Python client from the checked-in contract;
 the client then plays a whole element-draft game (stateless, one credential per
-seat) and a Polymer session (start, trades, time up, final scores) against the app,
-through httpx's WSGI transport. Problems parse into their per-operation models with
-the code as an enum member.
+seat), a Polymer session (start, trades, time up, final scores) and every other game of
+the catalogue (one seat against the service's bot seats: the loop names each game's
+operations and models from its slug, so a new game is played without editing this
+file) against the app, through httpx's WSGI transport. Problems parse into their
+per-operation models with the code as an enum member.
 """
 
 from __future__ import annotations
@@ -24,6 +26,9 @@ from typing import Any
 import httpx
 import pytest
 from flask import Flask
+
+from rules.registry import GAMES
+from service.schemas.derive import pascal
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTRACT = ROOT / "openapi" / "openapi.json"
@@ -173,3 +178,37 @@ def test_a_generated_client_plays_a_polymer_session(pkg: str, app: Flask) -> Non
     refused = bot.sync_detailed(session_id=sid, client=seats[0], body=late)
     assert refused.status_code in (409, 422)
     assert str(refused.parsed.code) in ("timer_expired", "no_move")
+
+
+@pytest.mark.parametrize("slug", sorted(s for s, g in GAMES.items() if g.clock is None))
+def test_a_generated_client_plays_every_game_against_bot_seats(
+    pkg: str, app: Flask, slug: str
+) -> None:
+    """Seat 0 plays its first legal move each turn; the service plays the other seats."""
+    models, name, ops = mod(pkg, "models"), pascal(slug), slug.replace("-", "_")
+    info = GAMES[slug].info
+    players = max(info.min_players, 2)
+    public = mod(pkg, "client").Client(
+        base_url="http://rules.test", httpx_args={"transport": httpx.WSGITransport(app=app)}
+    )
+    request = {"players": players, "seed": 4, "bots": {str(s): "greedy" for s in range(1, players)}}
+    setup = mod(pkg, f"api.{ops}.{ops}_setup").sync(
+        client=public, body=getattr(models, f"{name}SetupRequest").from_dict(request)
+    )
+    assert isinstance(setup, getattr(models, f"{name}SetupResponse")), setup
+    (me,) = clients(pkg, app, [setup.seats[0].seat_token])
+    legal_op = mod(pkg, f"api.{ops}.{ops}_legal_moves")
+    move_op = mod(pkg, f"api.{ops}.{ops}_move")
+    token, done, moves = setup.token, setup, 0
+    while not done.outcome.finished:
+        assert moves < 3000, f"{slug}: no end"
+        legal = legal_op.sync(
+            client=me,
+            body=getattr(models, f"{name}LegalMovesRequest").from_dict({"token": token, "seat": 0}),
+        )
+        body = {"token": token, "seat": 0, "move": legal.moves[0].to_dict()}
+        done = move_op.sync(client=me, body=getattr(models, f"{name}MoveRequest").from_dict(body))
+        assert isinstance(done, getattr(models, f"{name}MoveResponse")), done
+        token, moves = done.token, moves + 1
+    assert [p.seat for p in done.outcome.places] == done.outcome.ranking
+    assert sorted(p.seat for p in done.outcome.places) == list(range(players))

@@ -109,6 +109,11 @@ def play_to_end(c: FlaskClient, app: Flask, slug: str, seats: list[dict[str, Any
                 pending.discard(sid)
                 continue
             state = c.get(f"/v1/{slug}/sessions/{sid}").get_json()
+            # Polymer's students only get ready; then its one-second timer runs out (a
+            # bot-move racing the deadline may choose time_up a moment early and get
+            # timer_running, a code bot-move does not declare: reported, not a lesson's)
+            if state.get("phase", "waiting") != "waiting":
+                continue
             for seat in state["to_act"]:
                 token = by_table[sid].get(seat)
                 if token is None:

@@ -401,12 +401,12 @@ def test_a_called_loan_is_repaid_with_exactly_what_is_owed(count: int) -> None:
 
 
 def test_the_declared_moves_are_the_move_types() -> None:
-    assert ACTIONS.shapes == wire.WIRE.moves
+    assert ACTIONS.shapes == GAME.wire.moves
 
 
 def test_time_is_stamped_by_the_service_not_sent_by_a_client() -> None:
     """The contract's moves have no ``at``; the rules take it as the service's stamp."""
-    sent = shapes.OneOf(options=tuple(shapes.shape(m) for m in wire.WIRE.moves))
+    sent = shapes.OneOf(options=tuple(shapes.shape(m) for m in GAME.wire.moves))
     with pytest.raises(ShapeError):
         shapes.parse({"type": "ready", "at": 5}, sent)
     assert GAME.parse_move({"type": "ready", "at": 5}) == {"type": "ready", "at": 5}
@@ -554,7 +554,7 @@ def test_every_event_says_what_happened_in_words() -> None:
     t.move(1, {"type": "repay", "loan": loan, "cards": [t.card("9H", 1), t.card("AS", 1)]})
     t.lend(1, 2, "7H")
     t.time_up()
-    declared_types = {shapes.tag_of(shapes.shape(e)) for e in wire.WIRE.events}
+    declared_types = {shapes.tag_of(shapes.shape(e)) for e in GAME.wire.events}
     assert {e["type"] for e in t.events} == declared_types
     assert all(e["explanation"] for e in t.events)
 

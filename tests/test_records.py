@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from rules.core import Game
+from rules.core import GameRules
 from rules.records import Log, Step, replay
 from rules.registry import GAMES
 
@@ -16,7 +16,7 @@ T0 = 1_795_400_000_000
 QUICK = {"polymer": {"timer_seconds": 20}}
 
 
-def recorded(game: Game, players: int, seed: int, bot: str) -> tuple[Log, dict[str, Any]]:
+def recorded(game: GameRules, players: int, seed: int, bot: str) -> tuple[Log, dict[str, Any]]:
     """A whole game of bots, written down step by step as the service does."""
     options = QUICK.get(game.info.slug, {})
     state = game.setup(players, options, seed)

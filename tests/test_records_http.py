@@ -293,6 +293,7 @@ def test_a_game_dealt_from_a_seed_javascript_cannot_read_gives_no_record(
     assert "2**53" not in answer.get_json()["detail"]
 
 
+@pytest.mark.game("chemistry-battle")
 def test_records_that_cannot_be_replayed_are_refused(client: FlaskClient) -> None:
     made = play_hosted(client, "chemistry-battle", seed=3)
     record = whole_record(client, "chemistry-battle", made)

@@ -1,7 +1,8 @@
 """The generic tests notice a declaration that no longer matches what a game sends.
 
 For every game, one member is removed from one of its declared event types (and,
-separately, from its view); the conformance playout must then fail. This is the
+separately, from its view), or one event type from its declarations; the conformance
+playout must then fail. This is the
 planted bug of issue 16: with it, no game's own test needs to notice.
 """
 
@@ -14,7 +15,7 @@ from typing import Any, TypedDict
 import pytest
 from _pytest.outcomes import Failed
 
-from rules.core import Game
+from rules.core import GameRules
 from rules.registry import GAMES
 
 from .test_conformance import QUICK_OPTIONS, playout
@@ -29,7 +30,7 @@ def without(tp: type, member: str) -> type:
     return spoiled
 
 
-def first_event(game: Game) -> tuple[type, str]:
+def first_event(game: GameRules) -> tuple[type, str]:
     """An event type the game sends at once, and one of its members besides ``type``."""
     state = game.setup(game.info.min_players, QUICK_OPTIONS.get(game.info.slug, {}), 1)
     for _ in range(200):
@@ -46,7 +47,7 @@ def first_event(game: Game) -> tuple[type, str]:
     raise AssertionError("no event with a member in 200 moves")
 
 
-def spoiled_playout(game: Game) -> None:
+def spoiled_playout(game: GameRules) -> None:
     playout(game, game.info.min_players, seed=1, bots=["random"], deep=True)
 
 
@@ -55,6 +56,18 @@ def test_an_event_member_left_out_of_its_declaration_fails(slug: str) -> None:
     game = GAMES[slug]
     tp, member = first_event(game)
     events = tuple(without(tp, member) if e is tp else e for e in game.wire.events)
+    spoiled = replace(game, wire=replace(game.wire, events=events))
+    with pytest.raises(Failed, match="breaks its declaration"):
+        spoiled_playout(spoiled)
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_an_event_type_left_out_of_the_declarations_fails(slug: str) -> None:
+    """The other half of the event gate (``tests/test_walked.py``): every declared event
+    type is checked somewhere, and a checked event whose type is not declared fails."""
+    game = GAMES[slug]
+    tp, _ = first_event(game)
+    events = tuple(e for e in game.wire.events if e is not tp)
     spoiled = replace(game, wire=replace(game.wire, events=events))
     with pytest.raises(Failed, match="breaks its declaration"):
         spoiled_playout(spoiled)

@@ -127,15 +127,6 @@ class RoundDealtEvent(TypedDict):
     round: Annotated[int, F(minimum=1)]
 
 
-WIRE = Wire(
-    options=Options,
-    moves=(PlayMove, match.NextRoundMove),
-    view=View,
-    scores=Scores,
-    events=(CardPlayedEvent, TrickWonEvent, RoundDealtEvent, *match.EVENTS),
-    card=Card,
-)
-
 INFO = GameInfo(
     slug="high-card",
     title="High Card",
@@ -252,7 +243,16 @@ ACTIONS = Actions(
             lambda s, seat: [{"type": "next_round"}],
         ),
     ),
-    before=waiting,
+    waiting=waiting,
+)
+
+WIRE = Wire(
+    options=Options,
+    moves=ACTIONS.shapes,
+    view=View,
+    scores=Scores,
+    events=(CardPlayedEvent, TrickWonEvent, RoundDealtEvent, *match.EVENTS),
+    card=Card,
 )
 
 

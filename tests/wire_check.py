@@ -11,7 +11,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from rules.core import Game
+from rules.core import GameRules
 from rules.shapes import shape
 from rules.wire import Outcome
 from service.schemas.derive import ACTOR, Components, pascal
@@ -20,7 +20,7 @@ from service.schemas.derive import ACTOR, Components, pascal
 class WireCheck:
     """Validators for one game's view, scores, events, moves, options and deck card."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: GameRules) -> None:
         wire = game.wire
         prefix = pascal(game.info.slug)
         book = Components()
@@ -53,7 +53,7 @@ class WireCheck:
 _CHECKS: dict[str, WireCheck] = {}
 
 
-def wire_check(game: Game) -> WireCheck:
+def wire_check(game: GameRules) -> WireCheck:
     """The checks of ``game``, built once."""
     if game.info.slug not in _CHECKS:
         _CHECKS[game.info.slug] = WireCheck(game)

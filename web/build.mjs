@@ -64,6 +64,12 @@ for (const o of Object.values(outputs)) {
     if (m) bundled.add(m[1]);
   }
 }
+// a library's prebuilt file may embed its own dependencies (smiles-drawer's embeds
+// chroma-js): their licences go along
+for (const pkg of [...bundled]) {
+  const meta = JSON.parse(readFileSync(join(here, "node_modules", pkg, "package.json"), "utf8"));
+  for (const dep of Object.keys(meta.dependencies ?? {})) bundled.add(dep);
+}
 let licences = "Libraries bundled in these files, with their licences.\n";
 for (const pkg of [...bundled].sort()) {
   const dir = join(here, "node_modules", pkg);

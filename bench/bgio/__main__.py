@@ -17,7 +17,13 @@ the last install), then starts on 127.0.0.1, each on a free port:
 * ``service-nokeys`` (not by default): ``service`` whose devices send no
   Idempotency-Key (its own gunicorn and Redis);
 * ``service-aof`` (not by default): ``service`` with Redis writing an append-only
-  file, fsync every second.
+  file, fsync every second;
+* ``service-poll`` (not by default): ``service`` whose devices play as they did before
+  seat streams (issue 32): they follow the public event stream and read their view
+  (``GET .../sessions/{id}?seat=``) once they may act again, instead of being pushed it;
+* ``service-base`` (with ``--baseline DIR``): ``service`` run from another checkout of
+  this project (say ``git archive <commit> | tar -x -C DIR``), with this checkout's
+  virtualenv, so that a change is measured against its baseline in the same run.
 
 Then ``--rounds`` rounds, each playing every server in turn at each ``--matches``
 level for ``--seconds`` (after ``--settle`` seconds of play that do not count): A, B,
@@ -57,6 +63,8 @@ SERVERS = (
     "service-nolimits",
     "service-nokeys",
     "service-aof",
+    "service-poll",
+    "service-base",
 )
 DEFAULT_SERVERS = SERVERS[:4]
 APP = "service:create_app()"
@@ -151,7 +159,7 @@ def start_redis(tmp: Path, name: str, aof: bool) -> tuple[subprocess.Popen[bytes
     raise RuntimeError("redis-server did not start")
 
 
-def start_service(tmp: Path, name: str) -> Server:
+def start_service(tmp: Path, name: str, root: Path = ROOT) -> Server:
     redis, redis_port = start_redis(tmp, name, aof=name == "service-aof")
     env = {
         **bench_env(),
@@ -160,10 +168,13 @@ def start_service(tmp: Path, name: str) -> Server:
     }
     if name == "service-nolimits":
         env["RATE_LIMITS"] = "off"
+    if root != ROOT:  # its own packages first, ahead of this checkout's editable install
+        env["PYTHONPATH"] = str(root)
     port = free_port()
+    args = [GUNICORN, "--config", "gunicorn.conf.py", "--chdir", str(root)]
     proc = subprocess.Popen(
-        [GUNICORN, "--config", "gunicorn.conf.py", "--bind", f"127.0.0.1:{port}", APP],
-        cwd=ROOT,
+        [*args, "--bind", f"127.0.0.1:{port}", APP],
+        cwd=root,
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -233,6 +244,8 @@ def load(
     args += ["--clk-tck", str(os.sysconf("SC_CLK_TCK")), "--cpu", cpu]
     if server.name == "service-nokeys":
         args += ["--idempotency-keys", "off"]
+    if server.name == "service-poll":
+        args += ["--device", "poll"]
     done = subprocess.run(
         args,
         cwd=HERE,
@@ -374,6 +387,9 @@ def main() -> int:
     )
     parser.add_argument("--servers", default=",".join(DEFAULT_SERVERS))
     parser.add_argument("--out", type=Path, default=None, help="where to write every round")
+    parser.add_argument(
+        "--baseline", type=Path, default=None, help="service-base: the checkout it runs from"
+    )
     parser.add_argument("--compare", nargs=2, type=Path, metavar=("FIRST", "SECOND"))
     args = parser.parse_args()
     if args.compare:
@@ -384,6 +400,8 @@ def main() -> int:
     unknown = set(names) - set(SERVERS)
     if unknown:
         parser.error(f"unknown servers {sorted(unknown)}; choose from {', '.join(SERVERS)}")
+    if "service-base" in names and (args.baseline is None or not args.baseline.is_dir()):
+        parser.error("service-base needs --baseline DIR, a checkout of this project")
     levels = [int(m) for m in args.matches.split(",")]
     for tool in ("node", "npm", "redis-server", "redis-cli"):
         if shutil.which(tool) is None:
@@ -395,12 +413,14 @@ def main() -> int:
         "started": started,
         "commit": commit(),
         "command": " ".join(["python -m bench.bgio", *sys.argv[1:]]),
+        **({"baseline": str(args.baseline)} if args.baseline else {}),
         "cpus": os.cpu_count(),
         "load_before": os.getloadavg(),
         "node": subprocess.run(
             ["node", "--version"], capture_output=True, text=True
         ).stdout.strip(),
         "rounds": [],
+        "failed": [],
     }
     servers: list[Server] = []
     with tempfile.TemporaryDirectory(prefix="bgio-bench-") as folder:
@@ -411,6 +431,8 @@ def main() -> int:
             for name in names:
                 if name.startswith("bgio"):
                     servers.append(start_bgio(tmp, name, elements))
+                elif name == "service-base":
+                    servers.append(start_service(tmp, name, args.baseline.resolve()))
                 else:
                     servers.append(start_service(tmp, name))
             print(f"servers: {', '.join(f'{s.name} {s.url}' for s in servers)}", flush=True)
@@ -419,7 +441,25 @@ def main() -> int:
             for r in range(args.rounds):
                 for matches in levels:
                     for server in servers:
-                        row = load(server, matches, args.seconds, elements, args.settle)
+                        try:
+                            row = load(server, matches, args.seconds, elements, args.settle)
+                        except RuntimeError as err:  # one server's round, not the run
+                            alive = all(p.poll() is None for p in server.procs)
+                            print(
+                                f"round {r + 1} {server.name} {matches} matches failed "
+                                f"(server {'alive' if alive else 'gone'}): {err}",
+                                flush=True,
+                            )
+                            record["failed"].append(
+                                {
+                                    "server": server.name,
+                                    "matches": matches,
+                                    "round": r + 1,
+                                    "alive": alive,
+                                    "error": str(err)[-2000:],
+                                }
+                            )
+                            continue
                         row["round"] = r + 1
                         record["rounds"].append(row)
                         print(

@@ -5,7 +5,7 @@
  *
  *   node load.js --target bgio|service --url http://127.0.0.1:PORT --matches 4
  *       --seconds 8 [--settle 2] --clk-tck 100 --cpu name=PID[,name=PID...]
- *       [--idempotency-keys off]
+ *       [--idempotency-keys off] [--device push|poll]
  *
  * bgio: the match is created and both seats joined through the Lobby API (boardgame.io's
  * LobbyClient); each device is boardgame.io's own Client over its SocketIO transport
@@ -16,11 +16,15 @@
  * pushed (its selection is not there) and sends the move again.
  *
  * service: the session is created with POST /v1/element-draft/sessions; each device
- * uses undici (one keep-alive connection for its requests, one for its event stream):
- * GET its view (hand, version), POST its move on that version with an
- * Idempotency-Key (unless --idempotency-keys off), and on 409 stale_version GET again
- * and decide again. When its move leaves the other seat to select, it waits on the
- * session's event stream for a newer version, then GETs its new hand.
+ * uses undici (one keep-alive connection for its requests, one for its event stream).
+ * With --device push (the default) it opens its seat's own stream
+ * (GET .../events?seat=n with its seat token), whose every frame carries its view:
+ * it POSTs its move on the version it saw with an Idempotency-Key (unless
+ * --idempotency-keys off); on 409 stale_version it decides again on the problem's
+ * `session` (the game as it sees it now); when its move leaves the other seat to
+ * select, it waits for the frame that gives it its new hand. It never reads. With
+ * --device poll (the device before issue 32's seat streams) it follows the public
+ * stream and, once it may act again, GETs its view.
  *
  * The matches start --settle seconds before the window opens, and new ones start as
  * others finish; only what happens in the window counts: moves sent in it and
@@ -49,6 +53,8 @@ const SETTLE = Number(opts.settle || 2);
 const CLK_TCK = Number(opts['clk-tck'] || 100);
 // service: send an Idempotency-Key with every move (a front end that retries safely)
 const KEYS = (opts['idempotency-keys'] || 'on') === 'on';
+// service: push (the seat's own stream carries its view) or poll (public stream + GET)
+const DEVICE = opts.device || 'push';
 const CPU_ROOTS = (opts.cpu || '')
   .split(',')
   .filter(Boolean)
@@ -244,7 +250,7 @@ function serviceTarget() {
   }
 
   /** The session's event stream: the latest public block and a way to wait for one. */
-  function follow(match, onEnd) {
+  function follow(match, onEnd, seat) {
     const http = new Http(URL_, { pipelining: 1 });
     const waiting = new Set();
     let closed = false;
@@ -276,10 +282,14 @@ function serviceTarget() {
     };
     (async () => {
       stats.streams += 1;
+      const own = seat !== undefined;
       const res = await http.request({
         method: 'GET',
-        path: `${base}/${match.id}/events`,
-        headers: { accept: 'text/event-stream' },
+        path: own ? `${base}/${match.id}/events?seat=${seat}` : `${base}/${match.id}/events`,
+        headers: {
+          accept: 'text/event-stream',
+          ...(own ? { authorization: `Bearer ${match.seats[seat]}` } : {}),
+        },
       });
       if (res.statusCode !== 200) throw new Error(`events ${res.statusCode}`);
       let buf = '';
@@ -317,24 +327,27 @@ function serviceTarget() {
     const http = new Http(URL_, { pipelining: 1 });
     const auth = { authorization: `Bearer ${match.seats[seat]}` };
     const url = `${base}/${match.id}`;
+    const push = DEVICE === 'push';
     let stream = null;
     let result = 'stopped';
     const stop = () => {
       if (stream) stream.release();
     };
+    const over = (b) => b.finished || (b.outcome && b.outcome.finished);
     onStop.add(stop);
     try {
-      stream = follow(match, () => {});
+      stream = follow(match, () => {}, push ? seat : undefined);
       const read = async () => {
         stats.reads += 1;
         const res = await call(http, 'GET', `${url}?seat=${seat}`, auth);
         if (res.status !== 200) throw new Error(`view ${res.status} ${JSON.stringify(res.body)}`);
         return res.body;
       };
-      let block = await read();
+      // push: the stream's hello is the seat's view
+      let block = push ? await stream.waitFor(() => true) : await read();
       let n = 0;
-      while (!stopping) {
-        if (block.outcome.finished) {
+      while (!stopping && block !== null) {
+        if (over(block)) {
           result = 'finished';
           break;
         }
@@ -355,21 +368,21 @@ function serviceTarget() {
             block = res.body;
           } else if (res.status === 409 && res.body.code === 'stale_version') {
             if (inWindow()) stats.refused += 1;
-            block = await read();
+            block = res.body.session; // the game as this seat sees it now: no GET
           } else {
             throw new Error(`move ${res.status} ${JSON.stringify(res.body)}`);
           }
         } else {
           const version = block.version;
           const next = await stream.waitFor(
-            (b) => b.version > version && (b.finished || b.to_act.includes(seat)),
+            (b) => b.version > version && (over(b) || b.to_act.includes(seat)),
           );
           if (next === null || stopping) break;
-          if (next.finished) {
+          if (over(next)) {
             result = 'finished';
             break;
           }
-          block = await read();
+          block = push ? next : await read();
         }
       }
     } finally {
@@ -469,6 +482,7 @@ async function main() {
   const out = {
     target: TARGET,
     idempotency_keys: TARGET === 'service' ? KEYS : null,
+    device: TARGET === 'service' ? DEVICE : null,
     matches: MATCHES,
     seconds: elapsed,
     accepted: stats.accepted,

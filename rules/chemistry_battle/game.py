@@ -40,6 +40,7 @@ from rules.core import (
     right_of,
 )
 from rules.rng import new_rng, randbelow, shuffled
+from rules.wire import Wire
 from rules.zones import Seen
 
 from . import rounds, wire
@@ -304,11 +305,34 @@ def deck() -> list[dict[str, Any]]:
     return [dict(card(z)) for z in CARD_IDS]
 
 
+WIRE = Wire(
+    options=wire.Options,
+    moves=ACTIONS.shapes,
+    view=wire.View,
+    scores=wire.Scores,
+    events=(
+        wire.CardPlayedEvent,
+        wire.PilePickedUpEvent,
+        wire.RoundWonEvent,
+        wire.KittyCapturedEvent,
+        wire.SeatOutEvent,
+        wire.RoundStartedEvent,
+        wire.GameOverEvent,
+    ),
+    card=wire.Card,
+    example={
+        "players": 2,
+        "options": {"deal": [[1, 26, 8], [25, 6, 17]], "dealer": 1},
+        "seed": 1,
+    },
+)
+
+
 # Every card held once, the resampling of what a seat cannot see (the leak tests) and the
 # random bot come from the layout and the actions.
 GAME = GameRules(
     info=INFO,
-    wire=wire.WIRE,
+    wire=WIRE,
     setup=setup,
     to_act=to_act,
     view=view,

@@ -122,7 +122,7 @@ def play_next(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
 
 PLAY_NEXT = Action(wire.PlayNextMove, verify_play_next, play_next, next_plays)
 
-ACTIONS = Actions((PLAY, PLAY_NEXT), before=waiting)
+ACTIONS = Actions((PLAY, PLAY_NEXT), waiting=waiting)
 
 
 # ---------------------------------------------------------------- a card on the table

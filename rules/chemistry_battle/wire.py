@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Annotated, Literal, TypedDict
 
 from rules.shapes import Count, F, Seat
-from rules.wire import GameOver, Wire
+from rules.wire import GameOver, Pile
 
 from .cards import HIGHEST, LOWEST
 
@@ -182,13 +182,6 @@ class CollectedPile(TypedDict):
     ]
 
 
-class Pile(TypedDict):
-    """Cards a seat holds: always how many; which ones where this seat may see them."""
-
-    count: Annotated[Count, F("Cards in the pile.")]
-    cards: Annotated[list[Card] | None, F("The cards, where this seat may see them; else null.")]
-
-
 class SeatView(TypedDict):
     """One seat, as everyone sees it: how many cards it has and where; once the game is
     over, every card it holds (the cards are counted)."""
@@ -196,7 +189,7 @@ class SeatView(TypedDict):
     seat: Seat
     hand_count: Annotated[Count, F("Cards in its hand.")]
     hand: Annotated[
-        Pile,
+        Pile[Card],
         F(
             "Its hand. `cards` (by atomic number, or in playing order with `hand_play` "
             "`top`) is given to its owner while it holds the hand and chooses from it "
@@ -206,7 +199,7 @@ class SeatView(TypedDict):
     ]
     kitty_count: Annotated[Count, F("Captured kitty cards (faces unseen), played first.")]
     kitty: Annotated[
-        Pile,
+        Pile[Card],
         F(
             "The kitty cards it captured, in the order they are played. `cards` is null "
             "while the game goes on (they lie face down: nobody has seen them); once it is "
@@ -383,26 +376,3 @@ class GameOverEvent(GameOver):
     round: Annotated[RoundNo, F("The last round played.")]
     counts: Annotated[list[Count], F("Cards counted, per seat.")]
     message: Annotated[str, F("What ended the game and who won, in a sentence.")]
-
-
-WIRE = Wire(
-    options=Options,
-    moves=(PlayMove, PlayNextMove),
-    view=View,
-    scores=Scores,
-    events=(
-        CardPlayedEvent,
-        PilePickedUpEvent,
-        RoundWonEvent,
-        KittyCapturedEvent,
-        SeatOutEvent,
-        RoundStartedEvent,
-        GameOverEvent,
-    ),
-    card=Card,
-    example={
-        "players": 2,
-        "options": {"deal": [[1, 26, 8], [25, 6, 17]], "dealer": 1},
-        "seed": 1,
-    },
-)

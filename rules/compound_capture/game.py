@@ -54,6 +54,7 @@ from rules.core import (
     options_of,
     resolve_options,
 )
+from rules.wire import Wire
 
 from . import scoring, wire
 from .bots import greedy
@@ -325,12 +326,37 @@ def deck() -> list[JSON]:
     return [dict(f) for f in table_cards([compound_deck(n) for n in DECK_NAMES]).faces]
 
 
+WIRE = Wire(
+    options=wire.Options,
+    moves=ACTIONS.shapes,
+    view=wire.View,
+    scores=wire.Scores,
+    events=(
+        *dw.TABLE_EVENTS,
+        *dw.card_events(wire.Card),
+        dw.DrawEndedEvent,
+        wire.RoundEndedEvent,
+        *match.EVENTS,
+    ),
+    card=wire.Card,
+    example={
+        "players": 2,
+        "options": {
+            "decks": "covalent",
+            "target": None,
+            "deal": {"hands": [["C", "O", "O"], ["H", "H", "wild"]], "row": ["CO2", "H2O"]},
+        },
+        "seed": 1,
+    },
+)
+
+
 # The card-conservation check comes from the layout and the moves from the actions; the
 # bots' refusal and redeal_hidden are the draw-two table's own (dm.waiting,
 # dm.redeal_hidden: compound cards are never resampled into hands).
 GAME = GameRules(
     info=INFO,
-    wire=wire.WIRE,
+    wire=WIRE,
     setup=setup,
     to_act=to_act,
     view=view,

@@ -13,7 +13,6 @@ from typing import Annotated, Literal, TypedDict
 from rules import draw_discard_wire as dw
 from rules import match
 from rules.shapes import F
-from rules.wire import Wire
 
 SEED_PLAYERS = "1 - 3 players use one deck;1 - 6 players use two decks"
 SEED_MATCH = "Multiple rounds can be played until one player reaches 250 points."
@@ -142,28 +141,3 @@ Scores = dw.specialised(dw.Scores[dw.SeatScore])
 # ---------------------------------------------------------------- events ------------
 class RoundEndedEvent(dw.RoundEnded, RoundResult):
     """The round ended: why, each seat's score and its winners."""
-
-
-WIRE = Wire(
-    options=Options,
-    moves=(dw.DrawMove, dw.CaptureMove, dw.DiscardMove, match.NextRoundMove),
-    view=View,
-    scores=Scores,
-    events=(
-        *dw.TABLE_EVENTS,
-        *dw.card_events(Card),
-        dw.DrawEndedEvent,
-        RoundEndedEvent,
-        *match.EVENTS,
-    ),
-    card=Card,
-    example={
-        "players": 2,
-        "options": {
-            "decks": "covalent",
-            "target": None,
-            "deal": {"hands": [["C", "O", "O"], ["H", "H", "wild"]], "row": ["CO2", "H2O"]},
-        },
-        "seed": 1,
-    },
-)

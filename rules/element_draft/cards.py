@@ -20,6 +20,8 @@ from typing import Any
 
 from rules.chemistry.elements import ELEMENTS, FAMILY_NAMES, Element, element, is_radioactive
 
+from .wire import FAMILY_KEY, Card
+
 
 def ion(symbol: str, charge: int) -> str:
     """An ion as chemists write it: the size of the charge (when over 1), then its sign.
@@ -31,7 +33,7 @@ def ion(symbol: str, charge: int) -> str:
     return f"{symbol}{size}{'+' if charge > 0 else '-'}"
 
 
-def _card(e: Element, bismuth_radioactive: bool) -> dict[str, Any]:
+def _card(e: Element, bismuth_radioactive: bool) -> Card:
     # what every view and event carries: a 10-seat view holds a hundred cards, so the
     # facts a front end can also read once from the catalogue (deck_card) stay there
     return {
@@ -39,7 +41,7 @@ def _card(e: Element, bismuth_radioactive: bool) -> dict[str, Any]:
         "symbol": e.symbol,
         "name": e.name,
         "mass": e.mass,
-        "family": e.family,
+        "family": FAMILY_KEY[e.family],
         "ion_charges": list(e.ion_charges),
         "radioactive": is_radioactive(e.number, bismuth_radioactive=bismuth_radioactive),
     }
@@ -58,12 +60,12 @@ def deck_card(z: int) -> dict[str, Any]:
 
 
 # Built once: a view shows up to 103 cards, each a shared, read-only dict.
-_CARDS: dict[bool, tuple[dict[str, Any], ...]] = {
+_CARDS: dict[bool, tuple[Card, ...]] = {
     bismuth: tuple(_card(e, bismuth) for e in ELEMENTS) for bismuth in (False, True)
 }
 
 
-def card(z: int, *, bismuth_radioactive: bool = False) -> dict[str, Any]:
+def card(z: int, *, bismuth_radioactive: bool = False) -> Card:
     """Card ``z`` with its facts; ``radioactive`` as the game's option counts bismuth
     (a shared, read-only dict)."""
     return _CARDS[bismuth_radioactive][z - 1]

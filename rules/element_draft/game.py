@@ -48,6 +48,7 @@ from rules.core import (
 )
 from rules.rng import new_rng, randbelow, shuffled
 from rules.shapes import quote
+from rules.wire import Wire
 
 from . import explain, scoring, wire
 from .bots import greedy_pick
@@ -172,16 +173,26 @@ def _bismuth(state: State) -> bool:
     return bool(state["options"]["bismuth_radioactive"])
 
 
-def _card_of(state: State) -> Callable[[int], dict[str, Any]]:
+def _card_of(state: State) -> Callable[[int], wire.Card]:
     """Cards as this game shows them (its reading of bismuth)."""
     bismuth = _bismuth(state)
     return lambda z: card(z, bismuth_radioactive=bismuth)
 
 
-def described(placing: Mapping[str, Any]) -> dict[str, Any]:
+def described(placing: Mapping[str, Any]) -> wire.Placing:
     """A place in the word race as views, scores and events show it: the record the
     state keeps, with its explanation."""
-    return {**placing, "explanation": explain.spelled(placing)}
+    return {
+        "seat": placing["seat"],
+        "turn": placing["turn"],
+        "place": placing["place"],
+        "points": placing["points"],
+        "word": placing["word"],
+        "symbols": placing["symbols"],
+        "cards": placing["cards"],
+        "tied": placing["tied"],
+        "explanation": explain.spelled(placing),
+    }
 
 
 # ---------------------------------------------------------------- moves -------------
@@ -237,7 +248,7 @@ def draft(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     return new, events
 
 
-ACTIONS = Actions((Action(wire.DraftMove, verify_draft, draft, drafts),), before=waiting)
+ACTIONS = Actions((Action(wire.DraftMove, verify_draft, draft, drafts),), waiting=waiting)
 
 
 def _reveal(state: State) -> tuple[State, list[Event]]:
@@ -337,14 +348,16 @@ def _ions_paired(state: State, drafted: list[list[int]], picks: list[int]) -> li
 
 
 # ---------------------------------------------------------------- views -------------
-def view(state: State, seat: int | None) -> dict[str, Any]:
+def view(state: State, seat: int | None) -> wire.View:
+    """What ``seat`` (None: an observer) may see, built as the declared ``View`` (mypy
+    checks every member)."""
     if seat is not None:
         check_seat(state, seat)
     players = int(state["players"])
     placed = placings(state)
     shown = _card_of(state)
     table = scoring.totals(state["drafted"], placed, bismuth_radioactive=_bismuth(state))
-    seats = [
+    seats: list[wire.SeatView] = [
         {
             "seat": s,
             "drafted": [shown(z) for z in state["drafted"][s]],
@@ -356,8 +369,18 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         for s in range(players)
     ]
     words = state["options"].get("words")
-    out: dict[str, Any] = {
-        "game": INFO.slug,
+    you: wire.You | None = None
+    if seat is not None:
+        pending = state["pending"][seat]
+        you = {
+            "seat": seat,
+            "hand": [shown(z) for z in state["hands"][seat]],
+            "selection": shown(pending) if pending is not None else None,
+            "left": left_of(seat, players),
+            "right": right_of(seat, players),
+        }
+    return {
+        "game": "element-draft",
         "players": players,
         "turn": min(int(state["turn"]), int(state["hand_size"])),
         "rounds": state["hand_size"],
@@ -370,18 +393,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "word_list": "default" if words is None else "custom",
         "radioactivity_scored": players >= scoring.RADIOACTIVITY_MIN_PLAYERS,
         "seats": seats,
-        "you": None,
+        "you": you,
     }
-    if seat is not None:
-        pending = state["pending"][seat]
-        out["you"] = {
-            "seat": seat,
-            "hand": [shown(z) for z in state["hands"][seat]],
-            "selection": shown(pending) if pending is not None else None,
-            "left": left_of(seat, players),
-            "right": right_of(seat, players),
-        }
-    return out
 
 
 def scores(state: State) -> dict[str, Any]:
@@ -496,9 +509,32 @@ def deck() -> list[dict[str, Any]]:
     return [deck_card(z) for z in range(1, MAX_Z + 1)]
 
 
+WIRE = Wire(
+    options=wire.Options,
+    moves=ACTIONS.shapes,
+    view=wire.View,
+    scores=wire.Scores,
+    events=(
+        wire.CardSelectedEvent,
+        wire.CardsRevealedEvent,
+        wire.WordSpelledEvent,
+        wire.IonsPairedEvent,
+        wire.HandsPassedEvent,
+        wire.GameOverEvent,
+    ),
+    card=wire.DeckCard,
+    resources={"words": wire.WordList},
+    example={
+        "players": 2,
+        "options": {"deal": [[1, 8, 26], [6, 11, 17]], "words": ["bacon", "scone"]},
+        "seed": 1,
+    },
+)
+
+
 GAME = GameRules(
     info=INFO,
-    wire=wire.WIRE,
+    wire=WIRE,
     setup=setup,
     to_act=to_act,
     view=view,

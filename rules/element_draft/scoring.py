@@ -12,7 +12,7 @@ bot and the tests share one implementation.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any
@@ -149,7 +149,7 @@ def atomic_mass(seat: int, masses: Sequence[Decimal]) -> dict[str, Any]:
     }
 
 
-def atomic_symbol(placing: dict[str, Any] | None) -> dict[str, Any]:
+def atomic_symbol(placing: Mapping[str, Any] | None) -> dict[str, Any]:
     """Points for this seat's place in the race to spell a 5-letter word."""
     if placing is None:
         return {"points": 0, "word": None}
@@ -241,7 +241,7 @@ def own_categories(
 def seat_breakdown(
     seat: int,
     drafted: Sequence[Sequence[int]],
-    placings: dict[int, dict[str, Any]],
+    placings: Mapping[int, Mapping[str, Any]],
     *,
     bismuth_radioactive: bool = False,
     masses: Sequence[Decimal] | None = None,

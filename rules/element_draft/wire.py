@@ -10,7 +10,7 @@ from typing import Annotated, Literal, NotRequired, TypedDict, get_args
 
 from rules.chemistry.elements import FAMILIES
 from rules.shapes import Count, F, Seat
-from rules.wire import GameOver, Wire
+from rules.wire import GameOver
 
 Z = Annotated[int, F("Atomic number.", minimum=1, maximum=103, example=26)]
 
@@ -72,6 +72,8 @@ FamilyKey = Literal[
 ]
 if get_args(FamilyKey) != FAMILIES:  # the contract's enum is the data's, in order
     raise TypeError(f"families: the wire declares {get_args(FamilyKey)}, the data {FAMILIES}")
+FAMILY_KEY: dict[str, FamilyKey] = {key: key for key in get_args(FamilyKey)}
+"""The data's family slug as the declared key (the same string, typed)."""
 
 IonCharge = Annotated[int, F(minimum=-4, maximum=7)]
 
@@ -433,26 +435,3 @@ class WordList(TypedDict):
     build: WordBuild
     licence: Annotated[str, F("The source's licence.")]
     rule: Annotated[str, F("How a word is spelled.")]
-
-
-WIRE = Wire(
-    options=Options,
-    moves=(DraftMove,),
-    view=View,
-    scores=Scores,
-    events=(
-        CardSelectedEvent,
-        CardsRevealedEvent,
-        WordSpelledEvent,
-        IonsPairedEvent,
-        HandsPassedEvent,
-        GameOverEvent,
-    ),
-    card=DeckCard,
-    resources={"words": WordList},
-    example={
-        "players": 2,
-        "options": {"deal": [[1, 8, 26], [6, 11, 17]], "words": ["bacon", "scone"]},
-        "seed": 1,
-    },
-)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.chemistry.decks.ion import IonDeck, custom_spec, deck_from_spec, default_spec
+from rules.chemistry.decks.ion import custom_spec, deck_from_spec, default_spec, take_labels
 from rules.core import (
     RuleViolation,
     State,
@@ -23,43 +23,12 @@ from rules.core import (
     right_of,
 )
 from rules.rng import new_rng, randbelow, shuffled
-from rules.shapes import quote
-from rules.text import plural
 
 from .info import INFO
 from .seed import HAND_SIZE
 from .seed import ORDER as SEED_ORDER
 from .seed import SETUP as SEED_SETUP
 from .table import LAYOUT
-
-
-def take_labels(
-    deck: IonDeck, labels: list[str], free: list[int], what: str
-) -> tuple[list[int], list[int]]:
-    """Card ids for ``labels`` (ion labels), taken from ``free``: (taken, still free).
-
-    Refuses (``bad_deal``) a label that is not in the deck or more copies than remain.
-    """
-    pool = list(free)
-    taken: list[int] = []
-    for text in labels:
-        i = deck.by_label(text)
-        if i is None:
-            known = ", ".join(x.label for x in deck.ions)
-            raise RuleViolation(
-                "bad_deal", f"{what}: {quote(text)} is not a card of this deck ({known})."
-            )
-        card = next((c for c in pool if deck.ion_of(c) is i), None)
-        if card is None:
-            copies = deck.copies[deck.ions.index(i)]
-            raise RuleViolation(
-                "bad_deal",
-                f"{what}: the deck has only {plural(copies, i.label + ' card')} and they are all "
-                "dealt already.",
-            )
-        pool.remove(card)
-        taken.append(card)
-    return taken, pool
 
 
 def setup(players: int, options: Mapping[str, Any], seed: int) -> State:

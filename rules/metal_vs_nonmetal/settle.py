@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, TypedDict
 
+from rules.chemistry.decks.ion import IonLabel
 from rules.core import Event, State
 from rules.shapes import Count, F, Seat
 from rules.wire import GameOver
@@ -26,7 +27,6 @@ from .wire import (
     ExchangeNo,
     ExchangeSide,
     Explanation,
-    IonLabel,
     Result,
     SeatNo,
 )

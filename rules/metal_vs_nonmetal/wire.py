@@ -11,21 +11,22 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, TypedDict
 
-from rules.chemistry.decks.ion import LABEL_PATTERN, MAX_CARDS, MAX_COPIES, MAX_IONS
-from rules.shapes import CardId, Count, F, Seat
+from rules.chemistry.decks.ion import (
+    LABEL_PATTERN,
+    MAX_CARDS,
+    MAX_COPIES,
+    MAX_IONS,
+    IonCard,
+    IonCardId,
+    IonLabel,
+)
+from rules.shapes import Count, F, Seat
+from rules.wire import Pile
 
 from .seed import HAND_SIZE, MAX_PLAYERS
 
 SeatNo = Annotated[Seat, F(maximum=MAX_PLAYERS - 1, example=0)]
-CardNo = Annotated[CardId, F(minimum=1, maximum=MAX_CARDS)]
-IonLabel = Annotated[
-    str,
-    F(
-        "An ion label: the element symbol, the charge number (none for 1) and the sign.",
-        pattern=LABEL_PATTERN,
-        example="Ca2+",
-    ),
-]
+CardNo = IonCardId
 Charge = Annotated[int, F("A signed charge.", example=-6)]
 Explanation = Annotated[str, F("For the learner.")]
 ExchangeNo = Annotated[int, F("Exchange number.", minimum=1)]
@@ -149,26 +150,8 @@ class Options(TypedDict, total=False):
 
 
 # ---------------------------------------------------------------- cards -------------
-class Card(TypedDict):
-    """An ion card as printed: ion, charge, name, metal or non-metal."""
-
-    id: Annotated[CardNo, F("Card id.", example=17)]
-    ion: Annotated[IonLabel, F("The ion, symbol and charge: Ca2+.")]
-    symbol: Annotated[str, F("Element symbol.", example="Ca")]
-    element: Annotated[str, F("Element name.", example="Calcium")]
-    charge: Annotated[int, F("The ion's signed charge.", example=2)]
-    name: Annotated[str, F("Ion name.", example="calcium ion")]
-    kind: Annotated[Literal["metal", "non-metal"], F("Metal (cations) or non-metal (anions).")]
-
-
-class Pile(TypedDict):
-    """A pile of cards: always its count; its cards where this seat may see them."""
-
-    count: Annotated[Count, F("How many cards the pile holds (always public).")]
-    cards: Annotated[
-        list[Card] | None,
-        F("The cards, bottom first, or null where this seat may not see them."),
-    ]
+Card = IonCard
+"""The game's card: an ion card (the shape is the Ion Deck's, :mod:`rules.chemistry.decks.ion`)."""
 
 
 class Answer(TypedDict):
@@ -214,17 +197,17 @@ class SeatView(TypedDict):
 
     seat: Annotated[SeatNo, F("Seat number (clockwise).")]
     hand: Annotated[
-        Pile,
+        Pile[Card],
         F(
             "Its hand: `cards` only for its owner while the game goes on; once it is over, "
             "for every seat and an observer: empty then, because the cards left in hands are "
             "set aside face up (`set_aside`)."
         ),
     ]
-    in_play: Annotated[Pile, F("Face up this exchange.")]
+    in_play: Annotated[Pile[Card], F("Face up this exchange.")]
     in_play_total: Annotated[Charge, F("Total charge of its cards in play.")]
     collection: Annotated[
-        Pile,
+        Pile[Card],
         F(
             "Collected cards: `cards` is null while they lie face down (option "
             "`collected`, the default) and the game is not over; `count` is always given."
@@ -288,8 +271,8 @@ class View(TypedDict):
     ]
     power_play_prize: Annotated[Prize, F("The option in force.")]
     collected: Annotated[Facing, F("How collections lie (option `collected`).")]
-    ion_deck: Annotated[Pile, F("Face down: count.")]
-    set_aside: Annotated[Pile, F("Cards that count for nobody.")]
+    ion_deck: Annotated[Pile[Card], F("Face down: count.")]
+    set_aside: Annotated[Pile[Card], F("Cards that count for nobody.")]
     exchange: Annotated[ExchangeView | None, F("This exchange.")]
     seats: Annotated[list[SeatView], F("Every seat, in seat order.")]
     history: Annotated[list[History], F("Settled exchanges.")]

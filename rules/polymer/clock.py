@@ -11,25 +11,14 @@ would show.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import UTC, datetime
 from typing import Any
 
 from rules.core import JSON, Clock, Event, Move, State
+from rules.times import iso
 
 from . import wire
 from .bots import answers, pace
 from .moves import apply, start_timer
-
-
-def iso(ms: int | None) -> str | None:
-    """A time in ms since the epoch as an ISO 8601 date-time (UTC, milliseconds).
-
-    >>> iso(1_795_400_000_000)
-    '2026-11-23T02:13:20.000+00:00'
-    """
-    if ms is None:
-        return None
-    return datetime.fromtimestamp(ms / 1000, tz=UTC).isoformat(timespec="milliseconds")
 
 
 def public_loans(state: Mapping[str, Any]) -> list[dict[str, Any]]:

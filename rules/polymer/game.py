@@ -41,6 +41,7 @@ from rules.core import (
     right_of,
 )
 from rules.rng import new_rng, shuffled
+from rules.wire import Wire
 
 from . import wire
 from .bots import choose
@@ -511,9 +512,35 @@ def situation(state: State, seat: int) -> JSON:
     return {"phase": state["phase"]}
 
 
+WIRE = Wire(
+    options=wire.Options,
+    moves=ACTIONS.shapes,
+    view=wire.View,
+    scores=wire.Scores,
+    events=(
+        wire.ReadyEvent,
+        wire.TimerStartedEvent,
+        wire.OfferMadeEvent,
+        wire.OfferDeclinedEvent,
+        wire.OfferWithdrawnEvent,
+        wire.TradeExecutedEvent,
+        wire.TradeUndoneEvent,
+        wire.LoanMadeEvent,
+        wire.LoanCalledEvent,
+        wire.LoanRepaidEvent,
+        wire.TimeUpEvent,
+        wire.LoanSettledEvent,
+        wire.GameOverEvent,
+    ),
+    card=wire.Card,
+    example={"players": 5, "options": {"timer_seconds": 600}, "seed": 7},
+    move_space=wire.MOVE_SPACE,
+)
+
+
 GAME = GameRules(
     info=INFO,
-    wire=wire.WIRE,
+    wire=WIRE,
     clock=CLOCK,
     extras=EXTRAS,
     setup=setup,

@@ -917,7 +917,7 @@ ACTIONS = Actions(
         Action(wire.RepayMove, verify_repay, apply_repay, repayments, repay_forms),
         Action(wire.TimeUpMove, verify_time_up, apply_time_up, times_up),
     ),
-    before=game_on,
+    waiting=game_on,
 )
 
 verify = ACTIONS.verify

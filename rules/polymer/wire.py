@@ -6,7 +6,7 @@ derived from these, and the tests check every real answer against them.
 
 Time: a client never sends it. The service stamps every move with its own clock
 before the rules see it (:class:`Stamp`, the member ``at``), so the moves declared
-here (``WIRE.moves``) are what a client sends, and ``rules.polymer.moves.parse_move``
+here (the game's ``wire.moves``) are what a client sends, and ``rules.polymer.moves.parse_move``
 accepts them with the stamp.
 """
 
@@ -17,7 +17,7 @@ from typing import Annotated, Literal, NotRequired, TypedDict
 
 from rules.shapes import CardId as AnyCardId
 from rules.shapes import Count, F, Seat
-from rules.wire import GameOver, Wire
+from rules.wire import GameOver
 
 CARDS_PER_MOVE = 104
 """At most this many cards in one move: a hand swollen by loans may be lent or repaid
@@ -758,40 +758,3 @@ class SessionClock(TypedDict):
     server_now_ms: Annotated[Ms, F("The server clock (Redis's).")]
     server_now: Annotated[str, F("The server clock as a date-time.", format="date-time")]
     loans: Annotated[list[PublicLoan], F("Open loans and loan calls (public).")]
-
-
-WIRE = Wire(
-    options=Options,
-    moves=(
-        ReadyMove,
-        OfferMove,
-        AcceptMove,
-        DeclineMove,
-        WithdrawMove,
-        ProposeUndoMove,
-        LendMove,
-        CallLoanMove,
-        RepayMove,
-        TimeUpMove,
-    ),
-    view=View,
-    scores=Scores,
-    events=(
-        ReadyEvent,
-        TimerStartedEvent,
-        OfferMadeEvent,
-        OfferDeclinedEvent,
-        OfferWithdrawnEvent,
-        TradeExecutedEvent,
-        TradeUndoneEvent,
-        LoanMadeEvent,
-        LoanCalledEvent,
-        LoanRepaidEvent,
-        TimeUpEvent,
-        LoanSettledEvent,
-        GameOverEvent,
-    ),
-    card=Card,
-    example={"players": 5, "options": {"timer_seconds": 600}, "seed": 7},
-    move_space=MOVE_SPACE,
-)

@@ -19,6 +19,8 @@ import redis
 from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 
+from rules.times import iso
+
 from .. import streams
 from ..auth import bearer
 from ..docs import (
@@ -32,7 +34,7 @@ from ..docs import (
 )
 from ..jsonio import json_response
 from ..limits import address
-from ..operators import creator, iso, operators
+from ..operators import creator, operators
 from ..parsing import ApiBlueprint as Blueprint
 from ..play import sealer
 from ..problems import Problem

@@ -485,7 +485,10 @@ class RedisCheckSchema(ma.Schema):
     needed_by = fields.List(
         fields.String(),
         required=True,
-        metadata={"description": "What needs Redis: hosted sessions of every game, Polymer."},
+        metadata={
+            "description": "What needs Redis: `sessions` (hosted sessions of every game) "
+            "and the games only played as sessions (on the server's clock), by slug."
+        },
     )
 
 

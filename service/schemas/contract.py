@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules import records
-from rules.core import Game
+from rules.core import GameRules
 from rules.shapes import SAFE_INTEGER, F, Node, shape
 from rules.shapes import Enum as EnumNode
 from rules.shapes import Map as MapNode
@@ -111,7 +111,7 @@ class GameDocs:
 _DOCS: dict[str, GameDocs] = {}
 
 
-def game_docs(game: Game) -> GameDocs:
+def game_docs(game: GameRules) -> GameDocs:
     """The components of ``game`` (built once per process)."""
     slug = game.info.slug
     if slug not in _DOCS:
@@ -119,7 +119,7 @@ def game_docs(game: Game) -> GameDocs:
     return _DOCS[slug]
 
 
-def _build(game: Game) -> GameDocs:
+def _build(game: GameRules) -> GameDocs:
     wire = game.wire
     prefix = pascal(game.info.slug)
     clock: dict[str, Any] = {}

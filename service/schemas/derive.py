@@ -40,7 +40,10 @@ from typing import Any
 from rules import shapes
 from rules.shapes import MISSING, SAFE_INTEGER, F, Node
 
-SHARED_MODULE = "rules.wire"
+SHARED_MODULES = ("rules.wire", "rules.chemistry")
+"""Shapes declared here are every game's (``Outcome``) or a deck's (``IonCard``): one
+component each, named as declared. A generic one (``Pile[C]``) holds a game's own
+shapes, so it is named after the game, as the game's own shapes are."""
 REF = "#/components/schemas/"
 NULL = {"type": "null"}
 INTEGER = {"type": "integer", "minimum": -SAFE_INTEGER, "maximum": SAFE_INTEGER}
@@ -73,7 +76,9 @@ class Components:
     # ------------------------------------------------------------------ naming -----
     def name(self, node: shapes.Obj, prefix: str) -> str:
         module = getattr(node.origin, "__module__", "")
-        return node.name if module == SHARED_MODULE else prefix + node.name
+        shared = any(module == m or module.startswith(m + ".") for m in SHARED_MODULES)
+        generic = bool(getattr(node.origin, "__parameters__", ()))
+        return node.name if shared and not generic else prefix + node.name
 
     def add(self, name: str, schema: dict[str, Any], origin: Any = None) -> dict[str, str]:
         """Register ``schema`` as ``name`` (the same twice is fine; another is a bug)."""

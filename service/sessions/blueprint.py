@@ -2,7 +2,9 @@
 
 Every other operation of a hosted session is defined once, for both play modes, in
 ``service/operations.py``; this module adds the ``Idempotency-Key`` header and
-``GET .../events``, the public events as server-sent events from any instance.
+``GET .../events``, the public events as server-sent events from any instance, or, with
+``?seat=`` and that seat's credential, the seat's own view pushed whenever a move
+commits (a device never polls for its hand).
 """
 
 from __future__ import annotations
@@ -11,16 +13,20 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import marshmallow as ma
 import orjson
 import redis
 from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 
 from .. import streams
-from ..docs import PUBLIC, merge, operation
+from ..auth import bearer
+from ..docs import AS_SEAT_OR_OBSERVER, SEAT_ERRORS, merge, operation
 from ..games import GameApi
 from ..parsing import ApiBlueprint as Blueprint
+from ..play import authorize, sealer
 from ..problems import Problem
+from ..schemas.common import StrictSchema, seat_field
 from . import flow
 
 SESSION_ERRORS = {
@@ -48,6 +54,14 @@ Server-sent events (`text/event-stream`). Frames, in order:
   members plus `events`: the public events of that move (each with its `actor`; no
   card a seat could not see);
 * `: keep-alive` comments;
+* with `?seat=n` (and that seat's token, or the host's, in `Authorization: Bearer`;
+  `fetch` can send it, `EventSource` cannot): the seat's own stream. Its `hello` and
+  every `update` carry, besides the members above, `seat`, `outcome` and `view`: the
+  game as that seat sees it at `version`, the same as `GET /sessions/{id}?seat=n`, so
+  the device never reads it again. An `update`'s `events` are the public events of
+  every move since the previous frame: when moves commit faster than the stream sends,
+  one frame carries them all, at the latest version. No other seat's hidden card
+  reaches a seat's stream;
 * `event: end` with `{"session_id", "finished"}` when the game is over or the stream
   reaches its time limit (reconnect, then resync with `GET /sessions/{id}`), and with
   `"ended": "operator"` too when the session's operator ended it (it is gone), or
@@ -71,10 +85,18 @@ def _sse(event: str, data: Any, event_id: int | None = None) -> str:
     return f"{head}event: {event}\ndata: {orjson.dumps(data).decode()}\n\n"
 
 
+class EventsQuerySchema(StrictSchema):
+    """``GET /sessions/{id}/events?seat=``: whose view to push (none: public events only)."""
+
+    seat = seat_field(required=False, strict=False)
+
+
 def event_stream(blp: Blueprint, api: GameApi, operation_id: str) -> None:
-    """``GET /<session_id>/events``: follow a session live (public events only)."""
+    """``GET /<session_id>/events``: follow a session live (public events only, or a
+    seat's own view with ``?seat=``)."""
 
     class Events(MethodView):
+        @blp.arguments(EventsQuerySchema(), location="query", unknown=ma.RAISE)
         @blp.response(
             200,
             {"type": "string", "description": STREAM_DESCRIPTION},
@@ -86,19 +108,24 @@ def event_stream(blp: Blueprint, api: GameApi, operation_id: str) -> None:
         @operation(
             blp,
             operation_id,
-            merge(SESSION_ERRORS, {503: ["too_many_streams"]}),
-            security=PUBLIC,
+            merge(
+                SESSION_ERRORS, SEAT_ERRORS, {422: ["invalid_request"], 503: ["too_many_streams"]}
+            ),
+            security=AS_SEAT_OR_OBSERVER,
         )
-        def get(self, session_id: str) -> Any:
+        def get(self, query: dict[str, Any], session_id: str) -> Any:
             """Follow a session live, from any instance, without polling.
 
-            Events are public (no card a seat could not see); fetch your view for the
-            details.
+            Without `seat`, events are public (no card a seat could not see). With
+            `seat` and its credential, every frame also carries that seat's view.
             """
+            seat: int | None = query.get("seat")
             loaded = flow.load(api, session_id)
+            if seat is not None:
+                authorize(loaded.env, seat, bearer())
             settings = current_app.config["SETTINGS"]
             slot = streams.acquire(settings.sse_max_streams)  # 503 too_many_streams past it
-            stream = _stream(loaded, settings.sse_max_seconds, settings.sse_heartbeat_seconds)
+            stream = _stream(loaded, settings.sse_max_seconds, settings.sse_heartbeat_seconds, seat)
             response = Response(
                 stream_with_context(stream),
                 mimetype="text/event-stream",
@@ -110,7 +137,15 @@ def event_stream(blp: Blueprint, api: GameApi, operation_id: str) -> None:
     blp.route("/<session_id>/events", endpoint="session-events")(Events)
 
 
-def _stream(loaded: flow.Loaded, max_seconds: float, heartbeat: float) -> Iterator[str]:
+def _seat_frame(loaded: flow.Loaded, seat: int, finished: bool) -> dict[str, Any]:
+    """What a seat's stream sends: the public members and the game as ``seat`` sees it."""
+    block = flow.session_block(loaded, loaded.env, seat)
+    return {**block, "finished": finished, "seat": seat}
+
+
+def _stream(
+    loaded: flow.Loaded, max_seconds: float, heartbeat: float, seat: int | None = None
+) -> Iterator[str]:
     api = loaded.api
     st = flow.store()
     session_id = loaded.id
@@ -135,6 +170,8 @@ def _stream(loaded: flow.Loaded, max_seconds: float, heartbeat: float) -> Iterat
             **(api.clock.block(env.state, loaded.now_ms) if api.clock else {}),
         }
         seen = loaded.session.version
+        if seat is not None:
+            hello = _seat_frame(loaded, seat, finished)
         yield _sse("hello", hello, seen)
         started = time.monotonic()
         while not finished and time.monotonic() - started < max_seconds:
@@ -153,6 +190,14 @@ def _stream(loaded: flow.Loaded, max_seconds: float, heartbeat: float) -> Iterat
                 return
             if payload.get("version", seen + 1) <= seen:  # published before the re-read
                 continue
+            if seat is None:
+                payload.pop("sealed", None)  # the stored state (sealed): never on a stream
+            else:
+                payload = _next_seat_frame(loaded, subscription, payload, seat)
+                if "ended" in payload:  # its operator ended the session meanwhile
+                    yield _sse("end", payload)
+                    return
+                seen = payload["version"]
             finished = bool(payload.get("finished"))
             deadline = payload.get("deadline_ms", deadline) if not finished else None
             yield _sse("update", payload, payload.get("version"))
@@ -164,3 +209,34 @@ def _stream(loaded: flow.Loaded, max_seconds: float, heartbeat: float) -> Iterat
     finally:
         if subscription is not None:
             subscription.close()
+
+
+def _next_seat_frame(
+    loaded: flow.Loaded, subscription: streams.Subscription, first: dict[str, Any], seat: int
+) -> dict[str, Any]:
+    """The seat's frame after the published message ``first``, or the operator's message
+    that ended the session meanwhile.
+
+    Every commit's message carries the state it stored, sealed (``sealed``), so the view
+    is built without reading the session back. Messages already received are folded into
+    one frame: the latest state, with every message's public events in order.
+    """
+    latest = first
+    events = list(first.get("events", ()))
+    while (data := subscription.get(timeout=0)) is not None:
+        message = orjson.loads(data)
+        if "ended" in message:
+            return message  # type: ignore[no-any-return]
+        events.extend(message.get("events", ()))
+        if int(message.get("version", -1)) > int(latest["version"]):
+            latest = message
+    if "sealed" in latest:
+        info = loaded.api.game.info
+        env = sealer().open(latest["sealed"], slug=info.slug, rules_version=info.rules_version)
+        # a real-time game's clock as the commit read it
+        at = flow.Loaded(loaded.api, loaded.session, env, int(latest.get("server_now_ms", 0)))
+    else:  # published by an instance older than issue 32 (a rolling upgrade): read it
+        at = flow.load(loaded.api, loaded.id)
+    frame = _seat_frame(at, seat, bool(latest.get("finished")))
+    frame["events"] = events
+    return frame

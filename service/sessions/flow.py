@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -21,6 +20,7 @@ from flask import current_app
 
 from rules.core import Event, Move, RuleViolation, events_for, with_actor
 from rules.records import TIME_UP, Step
+from rules.times import iso
 
 from .. import callbacks
 from ..auth import fingerprint
@@ -62,12 +62,6 @@ def redis_down(err: redis.RedisError) -> Problem:
         f"{RETRY_AFTER_SECONDS} seconds. Stateless games are not affected.",
         headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
     )
-
-
-def iso(ms: int | None) -> str | None:
-    if ms is None:
-        return None
-    return datetime.fromtimestamp(ms / 1000, tz=UTC).isoformat(timespec="milliseconds")
 
 
 @dataclass(frozen=True)

@@ -159,8 +159,12 @@ if m > 0 then
   redis.call('EXPIRE', KEYS[4], tonumber(ARGV[14 + n]))
 end
 if ARGV[7] ~= '' then
-  if {_SHARDED} then redis.call('SPUBLISH', KEYS[2], ARGV[7])
-  else redis.call('PUBLISH', KEYS[2], ARGV[7]) end
+  -- the message (a JSON object) carries the sealed token just stored as `sealed`, so a
+  -- seat's stream builds its view without reading the session back (the token is
+  -- base64url: nothing to escape); public streams drop it (sessions/blueprint.py)
+  local message = string.sub(ARGV[7], 1, -2) .. ',"sealed":"' .. ARGV[3] .. '"}}'
+  if {_SHARDED} then redis.call('SPUBLISH', KEYS[2], message)
+  else redis.call('PUBLISH', KEYS[2], message) end
 end
 if ARGV[10] ~= '' then redis.call('HSET', key, ARGV[10], ARGV[8]) end
 return {{1, new}}

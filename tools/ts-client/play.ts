@@ -321,30 +321,44 @@ async function polymerAgainstBots(): Promise<void> {
   if (ready.phase !== "trading") throw new Error("polymer with bots: the timer did not start");
 }
 
-// ----------------------------------------------- the other games: one human, bot seats --
-async function chemistryBattle(): Promise<void> {
-  const game = "chemistry-battle";
+// ------------------------- every other game of the catalogue: one human, bot seats --
+// The games the functions above play in their own ways; every other game the catalogue
+// lists (a new one too, without an edit here) is played statelessly by one human
+// against the service's bot seats.
+const OWN_WAY = new Set(["element-draft", "metal-vs-nonmetal", "polymer", "polymerization"]);
+/** A stateless operation's path of every game (not a session's: `/sessions/{session_id}`). */
+type Stateless<Op extends string> = Exclude<
+  Extract<keyof paths, `/v1/${string}/${Op}`>,
+  `${string}/sessions/${string}`
+>;
+
+async function againstBots(game: string, players: number): Promise<void> {
+  const bots: Record<string, "greedy"> = {};
+  for (let seat = 1; seat < players; seat++) bots[String(seat)] = "greedy";
   const setup = ok(
     "setup",
-    await api.POST("/v1/chemistry-battle/setup", {
-      body: { players: 3, seed: 5, bots: { "1": "greedy", "2": "random" }, options: { round_limit: 40 } },
-    }),
+    await api.POST(`/v1/${game}/setup` as Stateless<"setup">, { body: { players, seed: 5, bots } }),
   );
   let token = setup.token;
   const me = as(setup.seats[0].seat_token);
-  await playOut(
+  await playOut<unknown>(
     game,
-    3,
+    players,
     setup,
     [0],
     async (seat) => {
-      const r = await api.POST("/v1/chemistry-battle/legal-moves", { body: { token, seat }, headers: me });
+      const r = await api.POST(`/v1/${game}/legal-moves` as Stateless<"legal-moves">, {
+        body: { token, seat },
+        headers: me,
+      });
       return ok("legal-moves", r).moves;
     },
     async (seat, move) => {
+      // `move` is one of this game's legal moves; the types only know it is some game's
+      const body = { token, seat, move } as never;
       const done = ok(
         "moves",
-        await api.POST("/v1/chemistry-battle/moves", { body: { token, seat, move }, headers: me }),
+        await api.POST(`/v1/${game}/moves` as Stateless<"moves">, { body, headers: me }),
       );
       token = done.token;
       return done;
@@ -352,61 +366,12 @@ async function chemistryBattle(): Promise<void> {
   );
 }
 
-async function compoundCapture(): Promise<void> {
-  const setup = ok(
-    "setup",
-    await api.POST("/v1/compound-capture/setup", {
-      body: { players: 2, seed: 3, bots: { "1": "greedy" }, options: { target: null } },
-    }),
-  );
-  let token = setup.token;
-  const me = as(setup.seats[0].seat_token);
-  await playOut(
-    "compound-capture",
-    2,
-    setup,
-    [0],
-    async (seat) => {
-      const r = await api.POST("/v1/compound-capture/legal-moves", { body: { token, seat }, headers: me });
-      return ok("legal-moves", r).moves;
-    },
-    async (seat, move) => {
-      const done = ok(
-        "moves",
-        await api.POST("/v1/compound-capture/moves", { body: { token, seat, move }, headers: me }),
-      );
-      token = done.token;
-      return done;
-    },
-  );
-}
-
-async function chemistryCanasta(): Promise<void> {
-  const setup = ok(
-    "setup",
-    await api.POST("/v1/chemistry-canasta/setup", {
-      body: { players: 2, seed: 3, bots: { "1": "greedy" }, options: { target: null } },
-    }),
-  );
-  let token = setup.token;
-  const me = as(setup.seats[0].seat_token);
-  await playOut(
-    "chemistry-canasta",
-    2,
-    setup,
-    [0],
-    async (seat) => {
-      const r = await api.POST("/v1/chemistry-canasta/legal-moves", { body: { token, seat }, headers: me });
-      return ok("legal-moves", r).moves;
-    },
-    async (seat, move) => {
-      const done = ok(
-        "moves",
-        await api.POST("/v1/chemistry-canasta/moves", { body: { token, seat, move }, headers: me }),
-      );
-      token = done.token;
-      return done;
-    },
+async function everyOtherGame(): Promise<void> {
+  const catalogue = ok("games", await api.GET("/v1/games"));
+  await Promise.all(
+    catalogue.games
+      .filter((g) => !OWN_WAY.has(g.slug) && g.modes.includes("stateless"))
+      .map((g) => againstBots(g.slug, Math.max(g.min_players, 2))),
   );
 }
 
@@ -479,9 +444,7 @@ await Promise.all([
   polymerAgainstBots(),
   elementDraft(),
   metalVsNonmetal(),
-  chemistryBattle(),
-  compoundCapture(),
-  chemistryCanasta(),
+  everyOtherGame(),
   polymerization(),
 ]);
 for (const line of played) console.log(line);

@@ -22,11 +22,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Annotated, Any, Literal, TypedDict
 
 from rules.chemistry.elements import BY_SYMBOL
 from rules.chemistry.ions import Ion, IonError, ion, label
 from rules.core import RuleViolation
+from rules.shapes import CardId, F, quote
+from rules.text import plural
 
 from . import load
 
@@ -38,13 +40,17 @@ __all__ = [
     "MAX_IONS",
     "MIN_CARDS",
     "SEED_DECK",
+    "IonCard",
+    "IonCardId",
     "IonDeck",
+    "IonLabel",
     "card_ion",
     "count_by_ion",
     "custom_spec",
     "deck_from_spec",
     "default_deck",
     "default_spec",
+    "take_labels",
 ]
 
 DECK_FILE = "ion-deck-40"
@@ -57,6 +63,29 @@ LABEL_PATTERN = r"^[A-Z][a-z]?[2-9]?[+-]$"
 SEED_DECK = "The Deck: 40 cards (Na+ 8, Cl- 8, Ca2+ 7, O2- 7, Al3+ 5, N3- 5)"
 
 Spec = tuple[tuple[str, int], ...]
+
+
+IonLabel = Annotated[
+    str,
+    F(
+        "An ion label: the element symbol, the charge number (none for 1) and the sign.",
+        pattern=LABEL_PATTERN,
+        example="Ca2+",
+    ),
+]
+IonCardId = Annotated[CardId, F(minimum=1, maximum=MAX_CARDS)]
+
+
+class IonCard(TypedDict):
+    """An ion card as printed: ion, charge, name, metal or non-metal."""
+
+    id: Annotated[IonCardId, F("Card id.", example=17)]
+    ion: Annotated[IonLabel, F("The ion, symbol and charge: Ca2+.")]
+    symbol: Annotated[str, F("Element symbol.", example="Ca")]
+    element: Annotated[str, F("Element name.", example="Calcium")]
+    charge: Annotated[int, F("The ion's signed charge.", example=2)]
+    name: Annotated[str, F("Ion name.", example="calcium ion")]
+    kind: Annotated[Literal["metal", "non-metal"], F("Metal (cations) or non-metal (anions).")]
 
 
 def card_ion(text: str) -> Ion:
@@ -209,3 +238,36 @@ def count_by_ion(deck: IonDeck, cards: Sequence[int]) -> dict[str, int]:
         if n:
             out[i.label] = n
     return out
+
+
+def take_labels(
+    deck: IonDeck, labels: list[str], free: list[int], what: str
+) -> tuple[list[int], list[int]]:
+    """Card ids for ``labels`` (ion labels), taken from ``free``: (taken, still free).
+    ``what`` names the list in a refusal (``deal[0]``).
+
+    Refuses (``bad_deal``) a label that is not in the deck or more copies than remain.
+
+    >>> take_labels(default_deck(), ["Cl-", "Na+"], list(range(1, 41)), "deal[0]")[0]
+    [9, 1]
+    """
+    pool = list(free)
+    taken: list[int] = []
+    for text in labels:
+        i = deck.by_label(text)
+        if i is None:
+            known = ", ".join(x.label for x in deck.ions)
+            raise RuleViolation(
+                "bad_deal", f"{what}: {quote(text)} is not a card of this deck ({known})."
+            )
+        card = next((c for c in pool if deck.ion_of(c) is i), None)
+        if card is None:
+            copies = deck.copies[deck.ions.index(i)]
+            raise RuleViolation(
+                "bad_deal",
+                f"{what}: the deck has only {plural(copies, i.label + ' card')} and they are all "
+                "dealt already.",
+            )
+        pool.remove(card)
+        taken.append(card)
+    return taken, pool

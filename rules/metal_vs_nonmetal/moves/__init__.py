@@ -5,7 +5,7 @@ responding player, :mod:`.respond`) and, after a power play, ``reinforce`` or
 ``decline`` (the initiating player, :mod:`.reinforce`). Each module holds, per move
 type, its shape, its legality, its candidates and its effect with the events it
 emits; :data:`ACTIONS` puts them together after the check every move shares (whose
-move it is, :func:`.turn.before`). One step is open at a time, so the legal moves
+move it is, :func:`.turn.waiting`). One step is open at a time, so the legal moves
 come out in the order of ``ACTIONS``: plays by card id, answers in deck order of
 their ion, the reinforcement before ``decline``.
 
@@ -25,7 +25,7 @@ __all__ = ["ACTIONS", "EVENTS"]
 
 ACTIONS = Actions(
     (play.PLAY, respond.RESPOND, reinforce.REINFORCE, reinforce.DECLINE),
-    before=turn.before,
+    waiting=turn.waiting,
 )
 
 EVENTS = (*play.EVENTS, *respond.EVENTS, *reinforce.EVENTS)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, NotRequired, TypedDict
 
+from rules.chemistry.decks.ion import IonLabel
 from rules.core import Event, Move, State
 from rules.rng import randbelow
 from rules.shapes import Count, F
@@ -17,7 +18,7 @@ from .. import exchange as ex
 from .. import explain, wire
 from ..settle import close, settled_event
 from ..table import deck_of, draw_cards, hand, in_play, layout, lead_ion, move_cards
-from ..wire import Card, CardNo, Charge, IonLabel, SeatNo
+from ..wire import Card, CardNo, Charge, SeatNo
 from .turn import at_step, check_in_hand
 
 

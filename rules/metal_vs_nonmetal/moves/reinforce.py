@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, TypedDict
 
+from rules.chemistry.decks.ion import IonLabel
 from rules.core import Event, Move, State
 from rules.shapes import Count, F
 
@@ -14,7 +15,7 @@ from .. import exchange as ex
 from ..seed import HAND_SIZE
 from ..settle import settle
 from ..table import deck_of, hand, move_cards, side
-from ..wire import Card, CardNo, Charge, Explanation, IonLabel, SeatNo
+from ..wire import Card, CardNo, Charge, Explanation, SeatNo
 from .turn import at_step, check_in_hand
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, TypedDict
 
+from rules.chemistry.decks.ion import IonLabel
 from rules.chemistry.ions import Ion
 from rules.core import Event, Move, State
 from rules.shapes import Count, F
@@ -20,7 +21,7 @@ from .. import explain
 from ..seed import HAND_SIZE
 from ..settle import settle
 from ..table import deck_of, draw_cards, hand, lead_ion, move_cards, side
-from ..wire import Card, CardNo, Charge, Explanation, IonLabel, SeatNo
+from ..wire import Card, CardNo, Charge, Explanation, SeatNo
 from .turn import at_step, check_in_hand
 
 

@@ -3,7 +3,7 @@
 An exchange has three steps (``state["phase"]``): the initiating player plays
 (``initiate``), the responding player answers (``respond``), the initiating player
 calls for reinforcements or declines (``reinforce``). Every move is refused once the
-game is over and to a seat that is not the one to act (:func:`before`); a move of
+game is over and to a seat that is not the one to act (:func:`waiting`); a move of
 another step than the current one is ``wrong_step`` (:func:`at_step`).
 """
 
@@ -48,7 +48,7 @@ def doing(phase: str) -> str:
     }[phase]
 
 
-def before(state: State, seat: int) -> None:
+def waiting(state: State, seat: int) -> None:
     """What forbids ``seat`` any move now: the game is over, or another seat acts."""
     if finished(state):
         raise RuleViolation("game_over", "The game is over: no more plays can be made.")

@@ -5,7 +5,7 @@ round: ``initiate``, ``propagate`` or ``reactivate`` (regular cards, :mod:`.roun
 ``cap``, ``transfer``, ``copolymerize`` or ``terminate`` (a joker, :mod:`.jokers`), or
 ``discard`` (:mod:`.turn`). Each module holds, per move type, its shape, its legality,
 its candidates and its effect with the events it emits; :data:`ACTIONS` puts them
-together, after the check every move shares (whose turn it is, :func:`.turn.before`).
+together, after the check every move shares (whose turn it is, :func:`.turn.waiting`).
 
 >>> from rules.polymerization import GAME
 >>> state = GAME.setup(2, {"deal": [[41, 1, 5], [42, 11, 15]]}, seed=1)
@@ -37,7 +37,7 @@ ACTIONS = Actions(
         *jokers.KINDS,
         turn.DISCARD_CARD,
     ),
-    before=turn.before,
+    waiting=turn.waiting,
 )
 
 EVENTS = (*turn.EVENTS, *rounds.EVENTS, *jokers.EVENTS)

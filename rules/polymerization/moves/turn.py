@@ -27,7 +27,7 @@ RoundEffect = Callable[[State, int, Move, list[Event]], None]
 """What a move of the play step does to (a copy of) the state, adding its events."""
 
 
-def before(state: State, seat: int) -> None:
+def waiting(state: State, seat: int) -> None:
     """What forbids ``seat`` any move now: the game is over, or it is not its turn."""
     if state["phase"] == "over":
         raise RuleViolation("game_over", "The game has ended; no more moves are accepted.")

@@ -6,6 +6,12 @@ import type { GameModule } from "../lib/module";
 
 export const GAMES: Readonly<Partial<Record<Slug, () => Promise<GameModule>>>> = {
   "element-draft": () => import("./element-draft/index").then((m) => m.default),
+  "chemistry-battle": () => import("./chemistry-battle/index").then((m) => m.default),
+  "compound-capture": () => import("./compound-capture/index").then((m) => m.default),
+  "chemistry-canasta": () => import("./chemistry-canasta/index").then((m) => m.default),
+  "metal-vs-nonmetal": () => import("./metal-vs-nonmetal/index").then((m) => m.default),
+  polymerization: () => import("./polymerization/index").then((m) => m.default),
+  polymer: () => import("./polymer/index").then((m) => m.default),
 };
 
 /** Whether the pages can draw this game (its slug is then one of the contract's). */

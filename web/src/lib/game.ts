@@ -13,6 +13,7 @@ import type {
   MoveRequest,
   Outcome,
   RecordAnswer,
+  Schemas,
   ScoresAnswer,
   SessionEvent,
   SessionView,
@@ -74,6 +75,8 @@ export interface Adapter<G extends GameTypes> {
   viewOf(answer: G["moveAnswer"]): G["session"];
   eventsOf(answer: G["moveAnswer"]): G["event"][];
   movesOf(legal: G["legal"]): G["move"][];
+  /** The legal-moves answer's `move_space`, for a game whose moves cannot all be listed. */
+  spaceOf?(legal: G["legal"]): Schemas["MoveSpace"] | null;
   stepsOf(record: G["record"]): Step<G>[];
   /** A new-game request from the new-game page's form (the service checks the options
    * and answers 422 with each bad field). */

@@ -9,7 +9,7 @@
 // from `LiveTable` (subscribe, then read `state`).
 import type { Answer } from "./api";
 import { eventsUrl } from "./api";
-import type { Problem, StreamEnd, StreamFrame } from "./contract";
+import type { Problem, Schemas, StreamEnd, StreamFrame } from "./contract";
 import type { Adapter, Endpoints, GameTypes, Step } from "./game";
 
 export interface LogEntry<G extends GameTypes> extends Step<G> {
@@ -28,9 +28,14 @@ export interface Notice {
   rule: string | null;
 }
 
+export type MoveSpace = Schemas["MoveSpace"];
+
 export interface TableState<G extends GameTypes> {
   session: G["session"] | null;
   legal: G["move"][];
+  /** What the legal moves leave out, and how to build it (a game whose moves cannot
+   * all be listed, such as Polymer's offers of any cards); null where `legal` is all. */
+  space: MoveSpace | null;
   log: LogEntry<G>[];
   scores: G["scores"] | null;
   notice: Notice | null;
@@ -72,6 +77,7 @@ export class LiveTable<G extends GameTypes> {
   state: TableState<G> = {
     session: null,
     legal: [],
+    space: null,
     log: [],
     scores: null,
     notice: null,
@@ -185,7 +191,7 @@ export class LiveTable<G extends GameTypes> {
   private accept(session: G["session"]): boolean {
     if (session.version < this.version) return false;
     const moved = session.version !== this.version;
-    this.set({ session, failure: null, ...(moved ? { legal: [] } : {}) });
+    this.set({ session, failure: null, ...(moved ? { legal: [], space: null } : {}) });
     return true;
   }
 
@@ -199,7 +205,14 @@ export class LiveTable<G extends GameTypes> {
       jobs.push(
         this.api.legal(this.sessionId, seat.seat, seat.token).then((answer) => {
           if (answer.ok && answer.data.version === this.version) {
-            this.set({ legal: this.adapt.movesOf(answer.data) });
+            this.set({
+              legal: this.adapt.movesOf(answer.data),
+              space: this.adapt.spaceOf ? this.adapt.spaceOf(answer.data) : null,
+            });
+          } else if (answer.ok && answer.data.version > this.version) {
+            // a move landed between the two requests (a real-time game's bots move
+            // every second): the view again, then its legal moves
+            void this.refresh();
           }
         }),
       );
@@ -331,7 +344,10 @@ export class LiveTable<G extends GameTypes> {
       }
       return;
     }
-    this.set({ busy: false, notice: noticeOf(problem, problem.status === 422 ? "refused" : "error") });
+    this.set({ busy: false, notice: noticeOf(problem, problem.status === 422 || problem.status === 409 ? "refused" : "error") });
+    // another conflict (Polymer's timer_expired: time is up) means the table has moved
+    // on: show it as it is now
+    if (problem.status === 409) await this.refresh();
   }
 
   dismiss(): void {

@@ -3,10 +3,13 @@
 // pages pick it by the slug in their address.
 import type { ComponentType } from "preact";
 import type { Adapter, Endpoints, GameTypes } from "./game";
+import type { MoveSpace } from "./live";
 
 export interface SeatProps<G extends GameTypes> {
   session: G["session"];
   legal: G["move"][];
+  /** The legal-moves answer's move space (forms to build the unlisted moves), if any. */
+  space?: MoveSpace | null;
   busy: boolean;
   act: (move: G["move"]) => void;
   detail: G["detail"];

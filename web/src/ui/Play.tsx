@@ -73,6 +73,7 @@ function Play<G extends GameTypes>({
             <ui.Seat
               session={session}
               legal={state.legal}
+              space={state.space}
               busy={state.busy}
               act={(move) => void table.act(move)}
               detail={detail}

@@ -1,0 +1,314 @@
+"""A seat's own stream (``GET .../sessions/{id}/events?seat=n``, issue 32): the seat's view
+pushed with every committed move, so a device never polls for its hand.
+
+Every game: each frame is exactly what ``GET /sessions/{id}?seat=n`` answers at that
+version (itself tested to hide every other seat's secrets), plus the public events the
+public stream carries, and nothing else; a seat's stream needs that seat's credential
+(or the host's). Moves that commit faster than the stream sends are folded into one
+frame at the latest version, with every move's public events.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+import pytest
+from flask import Flask
+
+from rules.registry import GAMES
+from service import create_app, streams
+from service.sessions import store as store_module
+
+from .conftest import KEY_A, auth, make_settings
+from .test_conformance import QUICK_OPTIONS
+from .test_sessions import DEAL_2, ED, Hosted, Stream, check_draft_events, draft
+
+pytestmark = [pytest.mark.redis]
+
+CLOCK_NOW = ("server_now_ms", "server_now")  # the server's clock, read at each answer
+
+
+@pytest.fixture(scope="module")
+def stream_app(redis_url: str) -> Flask:
+    """An instance whose streams beat often and end soon (a failing test ends quickly)."""
+    return create_app(
+        make_settings(KEY_A, redis_url=redis_url, sse_max_seconds=8, sse_heartbeat_seconds=0.2)
+    )
+
+
+def seat_stream(t: Hosted, seat: int, token: str | None = None) -> Stream:
+    client = t.client
+    resp_headers = auth(token if token is not None else t.tokens[seat])
+    stream = Stream.__new__(Stream)
+    stream.resp = client.get(t.url(f"/events?seat={seat}"), headers=resp_headers, buffered=False)
+    assert stream.resp.status_code == 200, stream.resp.data[:300]
+    stream.chunks = iter(stream.resp.response)
+    stream.pending = ""
+    assert stream.frame() == {"retry": "2000"}
+    hello = stream.frame()
+    assert hello is not None and hello["event"] == "hello", hello
+    stream.hello = hello
+    return stream
+
+
+class Public:
+    """The public stream, read in a thread of its own (two streams read in one thread
+    would interleave their request contexts)."""
+
+    def __init__(self, app: Flask, url: str) -> None:
+        self.frames: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self.stop = threading.Event()
+        opened = threading.Event()
+
+        def read() -> None:
+            stream = Stream(app.test_client(), url)
+            opened.set()
+            try:
+                while not self.stop.is_set() and (frame := stream.frame()) is not None:
+                    if "event" in frame:
+                        self.frames.put(frame)
+            finally:
+                stream.close()
+                self.frames.put(None)
+
+        self.thread = threading.Thread(target=read, daemon=True)
+        self.thread.start()
+        assert opened.wait(5)
+
+    def until(self, done: Callable[[dict[str, Any]], bool]) -> list[dict[str, Any]]:
+        out = []
+        while (frame := self.frames.get(timeout=5)) is not None:
+            out.append(frame)
+            if done(frame):
+                return out
+        raise AssertionError(f"the public stream closed first: {out}")
+
+    def close(self) -> None:
+        self.stop.set()
+
+
+def as_seat_sees_it(t: Hosted, seat: int) -> dict[str, Any]:
+    """``GET /sessions/{id}?seat=``, without the clock's reading of now."""
+    body = t.get(seat)
+    return {k: v for k, v in body.items() if k not in CLOCK_NOW}
+
+
+def frame_members(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k not in (*CLOCK_NOW, "events", "finished")}
+
+
+def cards_named(node: Any) -> set[int]:
+    """Every element-draft card (``z``) anywhere in ``node``."""
+    if isinstance(node, dict):
+        found = {node["z"]} if isinstance(node.get("z"), int) else set()
+        return found.union(*(cards_named(v) for v in node.values()))
+    if isinstance(node, list):
+        return set().union(*(cards_named(v) for v in node))
+    return set()
+
+
+def _start(client: Any, slug: str) -> Hosted:
+    game = GAMES[slug]
+    players = max(game.info.min_players, 3)
+    t = Hosted(client, slug, players=players, seed=11, options=QUICK_OPTIONS.get(slug, {}))
+    if slug == "polymer":
+        t.start()
+    return t
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_every_frame_is_the_seats_own_view_and_the_public_events(
+    stream_app: Flask, slug: str
+) -> None:
+    client = stream_app.test_client()
+    t = _start(client, slug)
+    mine = seat_stream(t, 0)
+    public = Public(stream_app, t.url("/events"))
+    try:
+        hello = mine.hello
+        assert hello is not None
+        assert frame_members(hello["data"]) == as_seat_sees_it(t, 0)
+        assert hello["data"]["finished"] is False
+        assert hello["id"] == str(t.version)
+        moved = 0
+        for n in range(10):
+            to_act = t.get()["to_act"]
+            if not to_act:
+                break
+            # the other seats' moves most (what seat 0 must not see), seat 0's too
+            seat = to_act[n % len(to_act)] if n % 3 == 0 else to_act[-1]
+            answer = t.bot(seat, "random")
+            moved += 1
+            version = answer["version"]
+
+            def reached(f: dict[str, Any], v: int = version) -> bool:
+                return bool(f["data"].get("version") == v)
+
+            frames, heard = mine.until(reached), public.until(reached)
+            (frame,) = [f for f in frames if f["event"] == "update"]
+            (update,) = [f for f in heard if f["event"] == "update"]
+            data = frame["data"]
+            assert frame["id"] == str(version)
+            assert frame_members(data) == as_seat_sees_it(t, 0)
+            # the public stream's own events, and no member beyond the seat's answer
+            assert data["events"] == update["data"]["events"]
+            assert data["finished"] == update["data"]["finished"]
+            assert set(data) - set(t.get(0)) - {"events", "finished"} == set()
+        assert moved > 0
+    finally:
+        mine.close()
+        public.close()
+
+
+def test_a_selection_stays_secret_on_the_other_seats_stream(stream_app: Flask) -> None:
+    client = stream_app.test_client()
+    t = Hosted(client, ED, players=2, seed=8, options={"deal": DEAL_2})
+    stream = seat_stream(t, 1)
+    try:
+        card = draft(t.get(0))["card"]
+        t.move(0, {"type": "draft", "card": card})
+        (frame,) = stream.until(lambda f: f["event"] == "update")
+        data = frame["data"]
+        check_draft_events(data["events"], None)
+        assert data["view"]["seats"][0]["has_selected"] is True
+        assert data["view"]["you"]["selection"] is None
+        # no card of seat 0's hand (its selection among them) anywhere in seat 1's frame
+        assert card in DEAL_2[0]
+        assert cards_named(data) & set(DEAL_2[0]) == set()
+        assert cards_named(data) >= set(DEAL_2[1])  # the check sees cards at all
+        assert data["to_act"] == [1]
+    finally:
+        stream.close()
+
+
+def test_moves_faster_than_the_stream_are_one_frame_with_every_moves_events(
+    stream_app: Flask,
+) -> None:
+    client = stream_app.test_client()
+    t = Hosted(client, ED, players=2, seed=8, options={"deal": DEAL_2})
+    stream = seat_stream(t, 0)
+    try:
+        first = t.bot(1, "random")
+        second = t.bot(0, "random")  # both selected: the reveal, hands pass
+        third = t.bot(1, "random")
+        frames = stream.until(lambda f: f["event"] == "update")
+    finally:
+        stream.close()
+    (frame,) = frames
+    data = frame["data"]
+    assert data["version"] == third["version"] == 3
+    assert frame_members(data) == as_seat_sees_it(t, 0)
+    public = [e["type"] for e in data["events"]]
+    assert public == [e["type"] for e in (*first["events"], *second["events"], *third["events"])]
+    check_draft_events(data["events"], None)
+
+
+def test_the_stream_ends_with_the_game(stream_app: Flask) -> None:
+    client = stream_app.test_client()
+    t = Hosted(client, ED, players=2, seed=8, options={"deal": DEAL_2})
+    stream = seat_stream(t, 0, token=t.host)  # the host may watch any seat
+    try:
+        t.play_out()
+        frames = stream.until(lambda f: f["event"] == "end")
+    finally:
+        stream.close()
+    updates = [f["data"] for f in frames if f["event"] == "update"]
+    assert updates[-1]["finished"] is True and updates[-1]["outcome"]["finished"] is True
+    assert updates[-1]["version"] == t.version
+    assert frames[-1]["data"] == {"session_id": t.id, "finished": True}
+
+
+@pytest.mark.parametrize(
+    ("query", "who", "status", "code"),
+    [
+        ("?seat=0", None, 401, "credentials_missing"),
+        ("?seat=0", 1, 403, "seat_token_invalid"),
+        ("?seat=0", "forged", 403, "seat_token_invalid"),
+        ("?seat=7", 0, 422, "seat_out_of_range"),
+        ("?seat=one", 0, 422, "invalid_request"),
+        ("?seat=-1", 0, 422, "invalid_request"),
+        ("?seat=0&hand=1", 0, 422, "invalid_request"),
+    ],
+)
+def test_a_seats_stream_needs_that_seats_credential(
+    stream_app: Flask, query: str, who: int | str | None, status: int, code: str
+) -> None:
+    client = stream_app.test_client()
+    t = Hosted(client, ED, players=2, seed=8, options={"deal": DEAL_2})
+    headers = {}
+    if who == "forged":
+        headers = auth(t.tokens[0][:-4] + "AAAA")
+    elif isinstance(who, int):
+        headers = auth(t.tokens[who])
+    resp = client.get(t.url(f"/events{query}"), headers=headers)
+    assert resp.status_code == status, resp.data[:300]
+    assert resp.mimetype == "application/problem+json"
+    body = resp.get_json()
+    assert body["code"] == code
+
+
+def test_the_public_stream_still_needs_no_credential(stream_app: Flask) -> None:
+    client = stream_app.test_client()
+    t = Hosted(client, ED, players=2, seed=8, options={"deal": DEAL_2})
+    stream = Stream(client, t.url("/events"))
+    try:
+        hello = stream.hello
+        assert hello is not None
+        assert "view" not in hello["data"] and "seat" not in hello["data"]
+    finally:
+        stream.close()
+
+
+def test_the_stored_state_rides_the_message_and_never_a_stream(stream_app: Flask) -> None:
+    """Each commit publishes its sealed state for the seats' streams; the public stream
+    drops it, and no seat's frame carries it."""
+    client = stream_app.test_client()
+    t = Hosted(client, ED, players=2, seed=8, options={"deal": DEAL_2})
+    mine = seat_stream(t, 0)
+    public = Public(stream_app, t.url("/events"))
+    before, _ = t.store.load(t.id)
+    assert before is not None
+    raw = streams.Subscription(
+        t.store.stream_client(t.id), t.store.channel(t.id), sharded=before.sharded
+    )
+    try:
+        t.bot(1, "random")
+        published = raw.get(timeout=5)
+        (frame,) = mine.until(lambda f: f["event"] == "update")
+        heard = public.until(lambda f: f["event"] == "update")
+        (update,) = [f for f in heard if f["event"] == "update"]
+    finally:
+        raw.close()
+        mine.close()
+        public.close()
+    session, _ = t.store.load(t.id)
+    assert session is not None and session.version == 1
+    assert published is not None and orjson.loads(published)["sealed"] == session.token
+    for data in (frame["data"], update["data"]):
+        assert "sealed" not in data
+        assert session.token not in str(data) and session.token[:40] not in str(data)
+
+
+def test_a_message_without_the_state_is_read_back(
+    stream_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An instance older than seat streams (a rolling upgrade) publishes no state: the
+    seat's stream reads the session instead."""
+    client = stream_app.test_client()
+    t = Hosted(client, ED, players=2, seed=8, options={"deal": DEAL_2})
+    stream = seat_stream(t, 0)
+    older = store_module._COMMIT.replace(
+        """string.sub(ARGV[7], 1, -2) .. ',"sealed":"' .. ARGV[3] .. '"}'""", "ARGV[7]"
+    )
+    assert older != store_module._COMMIT
+    monkeypatch.setattr(store_module, "_COMMIT", older)
+    try:
+        t.bot(1, "random")
+        (frame,) = stream.until(lambda f: f["event"] == "update")
+    finally:
+        stream.close()
+    assert frame_members(frame["data"]) == as_seat_sees_it(t, 0)
