@@ -38,6 +38,15 @@ CPU of the workers, of Redis and of this load generator, and the load average. I
 exits 1 if the class met a spurious 409, a 429 or a 5xx. Everything is bounded in
 time and every process started here is stopped by its PID.
 
+``--lesson``: the class comes in through lessons (docs/LESSONS.md) instead. The
+teacher creates one lesson per table of the plan (its game, table size, bot and
+options), every student joins with the code at once (30 threads released together,
+one address), the teacher starts every lesson (the joins already dealt the full
+tables; start deals the rest with bots), and the students play the tables their joins
+gave them (students sit at the first seats, in the order they joined). Reported too:
+each join's latency (p50, p99, the slowest) and how long until all 30 were seated.
+Later games at a table are dealt as without lessons.
+
 tests/test_classroom.py runs :func:`run` for a few seconds against a real server.
 """
 
@@ -59,12 +68,12 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 import orjson
 
-from .devices import Seating, Student, Table, Tally, Teacher
+from .devices import Game, Seating, Student, Table, Tally, Teacher
 from .harness import free_port, start, stop, workers_cpu
 
 PLAN: tuple[Seating, ...] = (
@@ -96,6 +105,8 @@ class Report:
     failed_deals: list[str]
     cpu_seconds: float  # this process
     memory: dict[str, int]  # session id -> bytes in Redis (MEMORY USAGE of its keys)
+    joins: list[float] = field(default_factory=list)  # lesson mode: each join's seconds
+    seated: float = 0.0  # lesson mode: from the first join sent to the last answered
 
     def total(self) -> Tally:
         out = Tally()
@@ -123,6 +134,7 @@ def run(
     seed: int = 26,
     redis_url: str | None = None,
     prefix: str = "",
+    lesson: bool = False,
 ) -> Report:
     """The class plays for ``seconds`` against the service on ``port``; what it saw.
 
@@ -134,6 +146,8 @@ def run(
     for seating in plan:
         _check_seating(port, seating, next(g for g in catalogue if g["slug"] == seating.slug))
     stop = threading.Event()
+    if lesson:  # a lesson seats its students first, in the order they join
+        plan = tuple(replace(s, students=tuple(range(len(s.students)))) for s in plan)
     tables = [Table(s, dynamics[s.slug]) for s in plan]
     teacher = Teacher(port, operator_key, stop, polymer_options or {})
     students = [
@@ -144,8 +158,13 @@ def run(
     ]
     cpu = _own_cpu()
     began = time.monotonic()
-    for table in tables:
-        teacher.deal(table)
+    joins: list[float] = []
+    seated = 0.0
+    if lesson:
+        joins, seated = _through_lessons(port, operator_key, tables, teacher, polymer_options)
+    else:
+        for table in tables:
+            teacher.deal(table)
     teacher.start()
     for student in students:
         student.start()
@@ -162,8 +181,105 @@ def run(
     took = time.monotonic() - began
     memory = _session_memory(redis_url, prefix, tables) if redis_url else {}
     return Report(
-        took, tables, teacher.tally, teacher.generations, teacher.failed, _own_cpu() - cpu, memory
+        took,
+        tables,
+        teacher.tally,
+        teacher.generations,
+        teacher.failed,
+        _own_cpu() - cpu,
+        memory,
+        joins,
+        seated,
     )
+
+
+def _call(port: int, method: str, path: str, body: Any, token: str | None) -> tuple[int, Any]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        conn.request(method, path, orjson.dumps(body) if body is not None else None, headers)
+        resp = conn.getresponse()
+        return resp.status, orjson.loads(resp.read() or b"null")
+    finally:
+        conn.close()
+
+
+def _through_lessons(
+    port: int,
+    operator_key: str,
+    tables: list[Table],
+    teacher: Teacher,
+    clock_options: Mapping[str, Any] | None,
+) -> tuple[list[float], float]:
+    """One lesson per table; every student joins at once; every lesson started; each
+    table's first game is the one its lesson dealt. The joins' latencies and how long
+    until every student was seated."""
+    codes: list[tuple[Table, str, str]] = []
+    for table in tables:
+        seating = table.seating
+        options = dict(seating.options)
+        if table.realtime:
+            options = {**(clock_options or {}), **options}
+        status, made = _call(
+            port,
+            "POST",
+            "/v1/lessons",
+            {
+                "game": seating.slug,
+                "table_size": seating.players,
+                "bot": seating.bot,
+                "options": options,
+                "title": seating.name,
+            },
+            operator_key,
+        )
+        if status != 201:
+            raise RuntimeError(f"{seating.name}: lesson refused: {status} {made}")
+        codes.append((table, made["lesson_id"], made["code"]))
+    who = [(t, code, n) for t, _, code in codes for n in range(len(t.seating.students))]
+    answers: list[Any] = [None] * len(who)
+    took: list[float] = [0.0] * len(who)
+    gate = threading.Barrier(len(who) + 1)
+
+    def join(i: int) -> None:
+        table, code, n = who[i]
+        gate.wait()
+        began = time.monotonic()
+        status, seat = _call(
+            port,
+            "POST",
+            "/v1/join",
+            {"code": code, "name": f"{table.seating.name} {n}"},
+            None,
+        )
+        took[i] = time.monotonic() - began
+        if status != 200:
+            raise RuntimeError(f"join refused: {status} {seat}")
+        answers[i] = seat
+
+    threads = [threading.Thread(target=join, args=(i,), daemon=True) for i in range(len(who))]
+    for thread in threads:
+        thread.start()
+    gate.wait()
+    first = time.monotonic()
+    for thread in threads:
+        thread.join(60)
+    seated = time.monotonic() - first
+    if any(a is None for a in answers):
+        raise RuntimeError("not every student was seated")
+    for table, lesson_id, _ in codes:
+        status, _ = _call(port, "POST", f"/v1/lessons/{lesson_id}/start", None, operator_key)
+        if status != 200:
+            raise RuntimeError(f"{table.seating.name}: start refused: {status}")
+    for table, _, _ in codes:
+        mine = [a for a in answers if a["name"].startswith(table.seating.name + " ")]
+        (session_id,) = {a["session_id"] for a in mine}
+        tokens = {a["seat"]: a["seat_token"] for a in mine}
+        teacher.generations[table.seating.name] += 1
+        table.deal(Game(1, session_id, tokens))
+    return took, seated
 
 
 def _get(port: int, path: str) -> Any:
@@ -418,6 +534,9 @@ def main() -> int:
         "--polymer-timer", type=int, default=60, help="Polymer's timer_seconds (seed: 600)"
     )
     parser.add_argument("--seed", type=int, default=26, help="the students' choices")
+    parser.add_argument(
+        "--lesson", action="store_true", help="the class joins through lessons (join codes)"
+    )
     args = parser.parse_args()
     low, high = (float(x) for x in args.think.split(","))
     operator_key = secrets.token_urlsafe(24)
@@ -459,6 +578,7 @@ def main() -> int:
                 seed=args.seed,
                 redis_url=url,
                 prefix="chemgames:",
+                lesson=args.lesson,
             )
             workers = workers_cpu(server.pid) - workers
             redis_cpu = _redis_cpu(r) - redis_cpu
@@ -469,6 +589,15 @@ def main() -> int:
         print()
         print(markdown(report))
         print(summary(report))
+        if report.joins:
+            ms = sorted(t * 1000 for t in report.joins)
+            p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))]
+            print(
+                f"lesson mode: {len(ms)} students joined at once from one address, every one "
+                f"seated in {report.seated * 1000:,.0f} ms; a join's latency p50 "
+                f"{statistics.median(ms):,.0f} ms, p99 {p99:,.0f} "
+                f"ms, slowest {ms[-1]:,.0f} ms"
+            )
         print(
             f"Redis used_memory: {before / 2**20:.1f} MiB before, {after / 2**20:.1f} MiB after "
             f"({(after - before) / max(1, sessions) / 1024:,.0f} KB per session dealt, "

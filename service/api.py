@@ -96,7 +96,10 @@ def _unknown_game() -> Problem | None:
     if len(parts) < 3 or parts[0] != "v1":
         return None
     slug = parts[2] if parts[1] == "games" and len(parts) > 2 else parts[1]
-    if slug in ("games", "problems") or slug in current_app.extensions["chemgames.games"]:
+    if (
+        slug in ("games", "problems", "lessons")
+        or slug in current_app.extensions["chemgames.games"]
+    ):
         return None
     return Problem(
         "unknown_game",

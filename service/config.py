@@ -108,6 +108,7 @@ class Settings:
     rate_limit_failed_credentials: str = "30 per minute; 200 per hour"
     # a replay draws one unit of the setup budget per started this many bytes of record
     replay_cost_bytes: int = 256 * 1024
+    rate_limit_joins: str = "300 per minute"
     rate_limits_enabled: bool = True
     # how many proxies in front set X-Forwarded-For (the shipped nginx: 1), so that the
     # client's own address is the one limited
@@ -127,6 +128,11 @@ class Settings:
     # school of 30 devices with a few streams each fits an address's
     sse_max_streams_per_address: int = 150
     sse_max_streams_per_operator: int = 400
+    # lessons (service/lessons/): results kept this long after the tables' sessions;
+    # wrong join codes an address may send per window before its joins are refused
+    lesson_retention_seconds: int = 7 * 86400
+    lesson_join_misses: int = 20
+    lesson_join_window_seconds: int = 600
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -169,6 +175,7 @@ class Settings:
                 "RATE_LIMIT_FAILED_CREDENTIALS", "30 per minute; 200 per hour"
             ),
             replay_cost_bytes=int(env.get("REPLAY_COST_BYTES", 256 * 1024)),
+            rate_limit_joins=env.get("RATE_LIMIT_JOINS", "300 per minute"),
             rate_limits_enabled=env.get("RATE_LIMITS", "on").lower() not in ("off", "0", "no"),
             forwarded_hops=int(env.get("FORWARDED_HOPS", 0)),
             due_work=env.get("DUE_WORK", "on").lower() not in ("off", "0", "no", "false"),
@@ -185,4 +192,7 @@ class Settings:
             sse_max_streams=int(env.get("SSE_MAX_STREAMS", 500)),
             sse_max_streams_per_address=int(env.get("SSE_MAX_STREAMS_PER_ADDRESS", 150)),
             sse_max_streams_per_operator=int(env.get("SSE_MAX_STREAMS_PER_OPERATOR", 400)),
+            lesson_retention_seconds=int(env.get("LESSON_RETENTION_SECONDS", 7 * 86400)),
+            lesson_join_misses=int(env.get("LESSON_JOIN_MISSES", 20)),
+            lesson_join_window_seconds=int(env.get("LESSON_JOIN_WINDOW_SECONDS", 600)),
         )

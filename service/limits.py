@@ -8,9 +8,11 @@ counted across every game and both play modes:
   ``REPLAY_COST_BYTES`` of its body), per address;
 - ``moves``: moves and bot moves (and a game's own commands), per address;
 - ``streams``: opening an event stream, per address;
+- ``joins``: a student joining a lesson, per address (wrong join codes have a budget of
+  their own, always on: ``service/lessons/seating.py``);
+- ``operator-sessions``: hosted session creation, per operator, as well;
 - ``reads``: everything else (views, legal moves, scores, the catalogue, the
   operator's endpoints, the pages, the docs), per address;
-- ``operator-sessions``: hosted session creation, per operator, as well;
 - ``credentials``: refused credentials (a wrong operator key, host token or seat
   token), per address. A request that carries a credential to an operation that reads
   one is refused ``429 too_many_failed_credentials`` while its address has spent this
@@ -69,7 +71,7 @@ from .redis_client import RedisBackend
 
 log = logging.getLogger("chemgames.limits")
 
-KINDS = ("setup", "moves", "reads", "streams")
+KINDS = ("setup", "moves", "reads", "streams", "joins")
 HEADERS = {
     "X-RateLimit-Limit": "The budget of requests of this kind in the window.",
     "X-RateLimit-Remaining": "How many are left in the window.",
@@ -327,6 +329,7 @@ class Limiter:
             "moves": Budget.parse("moves", settings.rate_limit_moves),
             "reads": Budget.parse("reads", settings.rate_limit_reads),
             "streams": Budget.parse("streams", settings.rate_limit_streams),
+            "joins": Budget.parse("joins", settings.rate_limit_joins),
             "operator-sessions": Budget.parse(
                 "operator-sessions", settings.rate_limit_operator_sessions
             ),
@@ -467,9 +470,10 @@ def kind() -> str | None:
     """Which budget this request draws on (None: a request that is not limited).
 
     Everything but the health probes and static assets draws on one: moves on
-    ``moves``, deals, records and replays on ``setup``, event streams on ``streams``,
-    and every other request (views, legal moves, scores, the catalogue, the operator's
-    endpoints, the pages and the docs) on ``reads``.
+    ``moves``, deals, records, replays and new lessons on ``setup``, event streams on
+    ``streams``, a student's join on ``joins``, and every other request (views, legal
+    moves, scores, the catalogue, the operator's endpoints, lessons' reads and
+    controls, the pages and the docs) on ``reads``.
     """
     rule = request.url_rule
     if rule is None or request.method == "OPTIONS":
@@ -485,7 +489,9 @@ def kind() -> str | None:
         return "streams" if path.endswith("/events") else "reads"
     if method != "POST":
         return "reads"
-    if path.endswith(("/setup", "/sessions", "/record", "/replay")):
+    if path == "/v1/join":
+        return "joins"
+    if path.endswith(("/setup", "/sessions", "/record", "/replay", "/v1/lessons")):
         return "setup"
     if path.endswith(("/moves", "/bot-move")) or (
         "/sessions/<session_id>/" in path

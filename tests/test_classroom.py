@@ -112,3 +112,31 @@ def test_a_class_of_thirty_plays_every_game_at_once(redis_url: str) -> None:
     # a Polymer table's 5 s game ended and the teacher dealt it again
     assert all(report.dealt[s.name] >= 2 for s in classroom.PLAN if s.slug == "polymer"), described
     assert all(size > 0 for size in report.memory.values()) and report.memory, described
+
+
+def test_a_class_comes_in_through_lessons(redis_url: str) -> None:
+    """The benchmark's lesson mode: 30 students join one lesson per table at once, one
+    seat each, and the class plays the tables their joins gave them."""
+    operator = secrets.token_urlsafe(24)
+    prefix = f"{TEST_PREFIX}classroom-lessons:"
+    env = {
+        "RATE_LIMITS": "on",
+        **_default_budgets(),
+        "OPERATOR_KEYS": operator,
+        "REDIS_KEY_PREFIX": prefix,
+    }
+    with serve(redis_url, **env) as port:
+        report = classroom.run(
+            port,
+            operator_key=operator,
+            seconds=8,
+            think=(0.05, 0.2),
+            polymer_options={"timer_seconds": 5},
+            lesson=True,
+        )
+    total = report.total()
+    described = classroom.markdown(report) + classroom.summary(report)
+    assert len(report.joins) == 30 and report.seated > 0, described
+    assert total.spurious == 0 and not total.limited and total.server_errors == 0, described
+    for table in report.tables:
+        assert classroom.Report.merged(table).moves > 0, (table.seating.name, described)

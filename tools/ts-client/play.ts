@@ -411,8 +411,35 @@ async function polymerization(): Promise<void> {
   );
 }
 
+/** A lesson (README): created, one student joins with its code, started (the table
+ * dealt with three bots), watched, then ended; its results name the student. */
+async function lesson(): Promise<void> {
+  // README: the lesson
+  const made = ok(
+    "lesson",
+    await api.POST("/v1/lessons", {
+      body: { "game": "metal-vs-nonmetal", "table_size": 4, "time_limit_minutes": 20 },
+    }),
+  );
+  if (made.code === null) throw new Error("a new lesson has a join code");
+  const seat = ok("join", await api.POST("/v1/join", { body: { code: made.code, name: "Ada" } }));
+  const again = ok(
+    "rejoin",
+    await api.POST("/v1/join", { body: { code: made.code, name: "Ada", rejoin: seat.rejoin } }),
+  );
+  if (!again.rejoined || again.seat !== seat.seat) throw new Error("rejoin gave another seat");
+  const teacher = as(made.teacher_token);
+  const path = { lesson_id: made.lesson_id };
+  const started = ok("start", await api.POST("/v1/lessons/{lesson_id}/start", { params: { path }, headers: teacher }));
+  const names = started.tables.flatMap((t) => t.seats.map((s) => s.name ?? s.bot ?? "free"));
+  ok("end", await api.POST("/v1/lessons/{lesson_id}/end", { params: { path }, headers: teacher }));
+  const results = ok("results", await api.GET("/v1/lessons/{lesson_id}/results", { params: { path }, headers: teacher }));
+  console.log(`lesson: ${names.join(", ")}; results for ${results.students.map((s) => s.name).join(", ")}`);
+}
+
 const started = Date.now();
 await Promise.all([
+  lesson(),
   polymer(),
   polymerAgainstBots(),
   elementDraft(),
