@@ -18,6 +18,8 @@ from .games import game_apis
 from .http_cache import cacheable, compress
 from .jsonio import OrjsonProvider
 from .limits import install as install_limits
+from .lti import platforms as lti_platforms
+from .lti.routes import make_blueprint as lti_blueprint
 from .meta_blueprint import health, make_catalogue, swagger_assets, version
 from .operations import blueprints
 from .operators import SESSION, SESSION_LIST, Operators
@@ -147,6 +149,8 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
         # a method the URL does not have is 405 (routing decides), not 415
         if request.routing_exception is not None or request.method not in {"POST", "PUT"}:
             return
+        if request.blueprint == "lti":  # an LMS posts forms (service/lti/routes.py)
+            return
         has_body = (request.content_length or 0) > 0 or "chunked" in request.headers.get(
             "Transfer-Encoding", ""
         )
@@ -183,6 +187,8 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
     components.schema("DeliveryLog", callbacks.DELIVERY_LOG)
     components.schema("OperatorSession", SESSION)
     components.schema("OperatorSessionList", SESSION_LIST)
+    for name, schema in lti_platforms.SCHEMAS.items():
+        components.schema(name, schema)
     for unused in ("PaginationMetadata", "Error"):  # flask-smorest's defaults, unused here
         components.schemas.pop(unused, None)
     install_error_handlers(app)
@@ -191,6 +197,7 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
     api.register_blueprint(health)
     api.register_blueprint(make_catalogue(apis))
     api.register_blueprint(operator_blueprint())
+    api.register_blueprint(lti_platforms.make_blueprint())
     # the components derived from the games' declarations (built with their endpoints)
     for name, schema in sorted(BOOK.schemas.items()):
         components.schema(name, schema)
@@ -222,6 +229,7 @@ def _pages(app: Flask) -> None:
     """The routes a person's browser asks for, outside the contract: the front page
     (links to the games and the docs), the games' pages under /play, the docs."""
     app.register_blueprint(pages_blueprint())
+    app.register_blueprint(lti_blueprint())
 
     @app.get("/docs/")
     def _docs_slash() -> BaseResponse:

@@ -112,6 +112,12 @@ class Settings:
     sse_max_seconds: float = 300.0
     sse_heartbeat_seconds: float = 15.0
     sse_max_streams: int = 500
+    # LTI 1.3 (service/lti/): the tool's signing keys from PEM files (the first signs,
+    # all are published); without them the keys are made and kept in Redis, sealed
+    lti_key_files: tuple[str, ...] = ()
+    # a key added by rotation is published this long before it signs (platforms cache
+    # a tool's key set)
+    lti_key_publish_seconds: int = 3600
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -161,4 +167,6 @@ class Settings:
             sse_max_seconds=float(env.get("SSE_MAX_SECONDS", 300)),
             sse_heartbeat_seconds=float(env.get("SSE_HEARTBEAT_SECONDS", 15)),
             sse_max_streams=int(env.get("SSE_MAX_STREAMS", 500)),
+            lti_key_files=_split(env.get("LTI_KEY_FILES")),
+            lti_key_publish_seconds=int(env.get("LTI_KEY_PUBLISH_SECONDS", 3600)),
         )

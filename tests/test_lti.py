@@ -1,0 +1,281 @@
+"""The service as an LTI 1.3 tool, against a real platform implementation
+(``lti1p3platform``, tests/lti_platform.py), both served over HTTP on 127.0.0.1.
+
+The requests here are a browser's: follow the platform's redirects, post the forms its
+pages post. No cookie is kept between them (``requests.Session`` is not used), as in an
+LMS's iframe where third-party cookies are blocked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import jwt
+import pytest
+import requests
+
+import service
+from service.lti import keys as tool_keys
+
+from .conftest import KEY_A, make_settings
+from .lti_platform import INSTRUCTOR, Lms, forms, make_platform, serving, start_url
+
+pytestmark = pytest.mark.redis
+OPERATOR_KEY = "op-lti-key-1"
+OTHER_KEY = "op-lti-key-2"
+
+
+@pytest.fixture(scope="module")
+def tool(redis_url: str) -> Iterator[tuple[Any, str]]:
+    app = service.create_app(
+        make_settings(
+            KEY_A,
+            redis_url=redis_url,
+            operator_keys=(OPERATOR_KEY, OTHER_KEY),
+            webhook_allow_private=True,
+            lti_key_publish_seconds=0,
+        )
+    )
+    with serving(app) as base:
+        yield app, base
+
+
+@pytest.fixture()
+def lms(tool: tuple[Any, str]) -> Iterator[Lms]:
+    """A platform of its own for each test, registered by hand through the API."""
+    _, base = tool
+    found = Lms(tool=base)
+    with serving(make_platform(found)) as platform_base:
+        found.base = platform_base
+        yield found
+
+
+def op(key: str = OPERATOR_KEY) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"}
+
+
+def register(tool_base: str, lms: Lms) -> dict[str, Any]:
+    answer = requests.post(
+        f"{tool_base}/v1/operator/lti/platforms", json=lms.api_body(), headers=op(), timeout=10
+    )
+    assert answer.status_code == 201, answer.text
+    return dict(answer.json())
+
+
+def launch(lms: Lms, **kw: Any) -> requests.Response:
+    """A user clicks the activity; the browser follows the login and posts the launch."""
+    page = requests.get(start_url(lms, **kw), timeout=10)
+    assert page.status_code == 200, page.text
+    (form,) = forms(page.text)
+    return requests.post(form["action"], data=form["fields"], timeout=10, allow_redirects=False)
+
+
+def refused_code(answer: requests.Response) -> str:
+    (code,) = [
+        line.split('data-code="')[1].split('"')[0]
+        for line in answer.text.split("<p")
+        if 'data-code="' in line
+    ]
+    return code
+
+
+# ------------------------------------------------------------------ registration ---
+def test_an_operator_registers_a_platform_and_sees_what_to_enter(tool: Any, lms: Lms) -> None:
+    _, base = tool
+    found = register(base, lms)
+    assert found["issuer"] == lms.issuer and found["registered_by"] == "api"
+    assert found["tool"]["jwks_url"] == f"{base}/lti/jwks.json"
+    listed = requests.get(f"{base}/v1/operator/lti/platforms", headers=op(), timeout=10).json()
+    assert found["platform_id"] in [p["platform_id"] for p in listed["platforms"]]
+    # another operator neither sees nor deletes it
+    other = requests.get(f"{base}/v1/operator/lti/platforms", headers=op(OTHER_KEY), timeout=10)
+    assert found["platform_id"] not in [p["platform_id"] for p in other.json()["platforms"]]
+    gone = requests.delete(
+        f"{base}/v1/operator/lti/platforms/{found['platform_id']}",
+        headers=op(OTHER_KEY),
+        timeout=10,
+    )
+    assert gone.status_code == 404 and gone.json()["code"] == "lti_platform_not_found"
+    # the same issuer and client id twice is a conflict
+    again = requests.post(
+        f"{base}/v1/operator/lti/platforms", json=lms.api_body(), headers=op(), timeout=10
+    )
+    assert again.status_code == 409 and again.json()["code"] == "lti_platform_exists"
+    one = requests.get(
+        f"{base}/v1/operator/lti/platforms/{found['platform_id']}", headers=op(), timeout=10
+    )
+    assert one.json() == found
+    deleted = requests.delete(
+        f"{base}/v1/operator/lti/platforms/{found['platform_id']}", headers=op(), timeout=10
+    )
+    assert deleted.status_code == 204
+
+
+def test_a_platform_whose_urls_the_service_may_not_call_is_refused(redis_url: str) -> None:
+    app = service.create_app(
+        make_settings(KEY_A, redis_url=redis_url, operator_keys=(OPERATOR_KEY,))
+    )
+    body = Lms(base="http://127.0.0.1:9", tool="http://x").api_body()
+    with app.test_client() as c:
+        answer = c.post("/v1/operator/lti/platforms", json=body, headers=op())
+        assert answer.status_code == 422
+        assert answer.get_json()["code"] == "bad_lti_platform"
+        assert "auth_login_url" in answer.get_json()["errors"]
+        nobody = c.post("/v1/operator/lti/platforms", json=body)
+        assert nobody.status_code == 401
+
+
+def test_dynamic_registration_registers_the_platform_for_the_operator(tool: Any, lms: Lms) -> None:
+    _, base = tool
+    link = requests.post(f"{base}/v1/operator/lti/registrations", headers=op(), timeout=10)
+    assert link.status_code == 201
+    url = link.json()["registration_url"]
+    config = f"{lms.base}/.well-known/openid-configuration"
+    page = requests.get(
+        url,
+        params={"openid_configuration": config, "registration_token": "reg-token-1"},
+        timeout=10,
+    )
+    assert page.status_code == 200, page.text
+    assert "data-lti-close" in page.text
+    # what the platform received: the tool's OIDC client metadata with its LTI configuration
+    assert lms.registered["jwks_uri"] == f"{base}/lti/jwks.json"
+    assert lms.registered["initiate_login_uri"] == f"{base}/lti/login"
+    tool_config = lms.registered["https://purl.imsglobal.org/spec/lti-tool-configuration"]
+    assert {m["type"] for m in tool_config["messages"]} == {
+        "LtiResourceLinkRequest",
+        "LtiDeepLinkingRequest",
+    }
+    listed = requests.get(f"{base}/v1/operator/lti/platforms", headers=op(), timeout=10).json()
+    mine = [p for p in listed["platforms"] if p["client_id"] == lms.client_id]
+    assert mine and mine[0]["registered_by"] == "dynamic"
+    assert mine[0]["deployment_ids"] == [lms.deployment_id]
+    # the link is used once
+    again = requests.get(url, params={"openid_configuration": config}, timeout=10)
+    assert again.status_code == 401 and refused_code(again) == "registration_expired"
+    # and the platform registered this way launches
+    answer = launch(lms, user="t-dyn", role="instructor", kind="deep")
+    assert answer.status_code == 200, answer.text
+
+
+# ------------------------------------------------------------------------- keys ---
+def test_the_tool_publishes_its_keys_and_rotates_with_two_published(tool: Any) -> None:
+    app, base = tool
+    first = requests.get(f"{base}/lti/jwks.json", timeout=10).json()["keys"]
+    assert first and all("d" not in k and k["alg"] == "RS256" for k in first)
+    with app.app_context():
+        rotated = tool_keys.rotate()
+        assert len(rotated) == 2
+        # published at once; with LTI_KEY_PUBLISH_SECONDS=0 the new key signs at once
+        assert tool_keys.signing_key().kid == rotated[-1].kid
+    after = requests.get(f"{base}/lti/jwks.json", timeout=10).json()["keys"]
+    assert [k["kid"] for k in after] == [k.kid for k in rotated]
+    assert first[-1]["kid"] in [k["kid"] for k in after]
+
+
+# ----------------------------------------------------------------------- launch ---
+def test_a_teacher_deep_links_a_game_with_its_line_item(tool: Any, lms: Lms) -> None:
+    _, base = tool
+    register(base, lms)
+    picker = launch(lms, user="teacher-1", role="instructor", kind="deep")
+    assert picker.status_code == 200, picker.text
+    # the picker may be framed by the platform's origin only
+    assert f"frame-ancestors {lms.base}" in picker.headers["Content-Security-Policy"]
+    (form,) = forms(picker.text)
+    fields = {
+        **form["fields"],
+        "game": "metal-vs-nonmetal",
+        "players": "4",
+        "bot": "greedy",
+        "title": "Metal vs. Non-Metal, tables of four",
+    }
+    # a table size the game does not have is told, and the ticket still works
+    wrong = requests.post(f"{base}{form['action']}", data={**fields, "players": "99"}, timeout=10)
+    assert wrong.status_code == 422 and "players" in wrong.text
+    back = requests.post(f"{base}{form['action']}", data=fields, timeout=10)
+    assert back.status_code == 200, back.text
+    (response_form,) = forms(back.text)
+    assert response_form["action"] == f"{lms.base}/deep-link-return"
+    # the browser posts it to the platform, which checks it with the tool's JWKS
+    added = requests.post(response_form["action"], data=response_form["fields"], timeout=10)
+    assert added.status_code == 200, added.text
+    (item,) = lms.content_items
+    assert item["type"] == "ltiResourceLink" and item["url"] == f"{base}/lti/launch"
+    assert item["lineItem"]["scoreMaximum"] == 100
+    assert item["custom"]["game"] == "metal-vs-nonmetal" and item["custom"]["players"] == "4"
+    claims = jwt.decode(response_form["fields"]["JWT"], options={"verify_signature": False})
+    assert claims["aud"] == lms.issuer and claims["iss"] == lms.client_id
+    # the picker's ticket is spent
+    replay = requests.post(f"{base}{form['action']}", data=fields, timeout=10)
+    assert replay.status_code == 401 and refused_code(replay) == "deep_link_expired"
+
+
+def test_a_learner_cannot_open_the_picker(tool: Any, lms: Lms) -> None:
+    register(tool[1], lms)
+    answer = launch(lms, user="s-1", role="learner", kind="deep")
+    assert answer.status_code == 403 and refused_code(answer) == "not_a_teacher"
+
+
+def test_a_verified_resource_link_launch_says_lessons_are_missing(tool: Any, lms: Lms) -> None:
+    register(tool[1], lms)
+    custom = {"game": "metal-vs-nonmetal", "players": "4", "bot": "greedy", "options": "{}"}
+    answer = launch(lms, user="s-1", role="learner", custom=custom)
+    assert answer.status_code == 501 and refused_code(answer) == "lessons_unavailable"
+    assert "verified" in answer.text
+
+
+@pytest.mark.parametrize(
+    ("tamper", "status", "code"),
+    [
+        ("bad_signature", 401, "bad_signature"),
+        ("wrong_audience", 401, "wrong_audience"),
+        ("expired", 401, "launch_expired_token"),
+        ("unknown_deployment", 403, "unknown_deployment"),
+    ],
+)
+def test_a_broken_launch_is_refused_with_a_clear_page(
+    tool: Any, lms: Lms, tamper: str, status: int, code: str
+) -> None:
+    register(tool[1], lms)
+    lms.tamper = tamper
+    answer = launch(lms, user="t-1", role="instructor", kind="deep")
+    assert answer.status_code == status, answer.text
+    assert refused_code(answer) == code
+    assert "Nothing was created" in answer.text
+    assert answer.headers["Content-Type"].startswith("text/html")
+    # the refusal is shown in the LMS's frame
+    assert lms.base in answer.headers["Content-Security-Policy"]
+
+
+def test_a_replayed_launch_is_refused(tool: Any, lms: Lms) -> None:
+    register(tool[1], lms)
+    first = launch(lms, user="t-1", role="instructor", kind="deep")
+    assert first.status_code == 200
+    form = lms.last_launch_form
+    again = requests.post(
+        form["action"], data={"id_token": form["id_token"], "state": form["state"]}, timeout=10
+    )
+    assert again.status_code == 401 and refused_code(again) == "launch_replayed"
+
+
+def test_a_launch_from_an_unknown_platform_or_without_state_is_refused(tool: Any, lms: Lms) -> None:
+    _, base = tool
+    # not registered: the login itself is refused
+    page = requests.get(start_url(lms, user="t-1", role="instructor", kind="deep"), timeout=10)
+    assert page.status_code == 403 and refused_code(page) == "unknown_platform"
+    # a launch post with a state the tool never gave
+    answer = requests.post(
+        f"{base}/lti/launch", data={"id_token": "a.b.c", "state": "made-up"}, timeout=10
+    )
+    assert answer.status_code == 401 and refused_code(answer) == "launch_expired"
+    empty = requests.post(f"{base}/lti/launch", data={}, timeout=10)
+    assert empty.status_code == 400 and refused_code(empty) == "launch_incomplete"
+
+
+def test_roles_other_than_teaching_ones_are_learners() -> None:
+    from service.lti.launch import Launch
+
+    claims = {"https://purl.imsglobal.org/spec/lti/claim/roles": [INSTRUCTOR]}
+    assert Launch(None, claims).teaches  # type: ignore[arg-type]
+    assert not Launch(None, {}).teaches  # type: ignore[arg-type]
