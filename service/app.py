@@ -18,6 +18,7 @@ from .games import game_apis
 from .http_cache import cacheable, compress
 from .jsonio import OrjsonProvider
 from .limits import install as install_limits
+from .lti import grades as lti_grades
 from .lti import platforms as lti_platforms
 from .lti.routes import make_blueprint as lti_blueprint
 from .meta_blueprint import health, make_catalogue, swagger_assets, version
@@ -140,6 +141,7 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
         due = DueWork(backend, settings.redis_key_prefix, lease_ms=settings.due_lease_ms)
         realtime.install(due)
         deliveries.install(due)
+        lti_grades.install(due)
         app.extensions["chemgames.due"] = due
     apis = game_apis()
     app.extensions["chemgames.games"] = apis

@@ -30,10 +30,13 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from flask import Flask, Response, redirect, request
 from lti1p3platform.ltiplatform import LTI1P3PlatformConfAbstract
+from lti1p3platform.membership import Context
 from lti1p3platform.message_launch import LTIAdvantageMessageLaunchAbstract
 from lti1p3platform.oidc_login import OIDCLoginAbstract
 from lti1p3platform.registration import Registration
 from lti1p3platform.request import Request, TRequest
+from lti1p3platform.score import UpdateScoreStatus
+from lti1p3platform.service_connector import AssignmentsGradesService, NamesRoleProvisioningService
 from werkzeug.serving import make_server
 
 INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
@@ -81,6 +84,9 @@ class Lms:
     tokens_issued: int = 0
     tamper: str = ""
     last_launch_form: dict[str, str] = field(default_factory=dict)
+    scores: list[dict[str, Any]] = field(default_factory=list)  # (AGS) received, in order
+    refuse_scores: int = 0  # answer the next N score posts with 503 (a platform down)
+    roster: list[dict[str, Any]] = field(default_factory=list)  # (NRPS) the course
 
     @property
     def issuer(self) -> str:
@@ -156,6 +162,54 @@ def make_platform(lms: Lms) -> Flask:
                 )
             return found
 
+    class Grades(AssignmentsGradesService):
+        def find_lineitems(self, **kwargs: Any) -> Any:
+            return {"content": [], "has_next": False}
+
+        def find_lineitem(self, line_item_id: str) -> Any:
+            return {"id": line_item_id, "scoreMaximum": 100}
+
+        def create_lineitem(self, creation_data: Any) -> Any:
+            return creation_data
+
+        def update_lineitem(self, update_data: Any) -> Any:
+            return update_data
+
+        def delete_lineitem(self, line_item_id: str) -> None:
+            return None
+
+        def update_score(self, line_item_id: str, score: Any) -> UpdateScoreStatus:
+            lms.scores.append({"lineitem": line_item_id, **score})
+            return UpdateScoreStatus.SUCCESS
+
+        def get_results(self, line_item_id: str, **kwargs: Any) -> Any:
+            return {"content": [], "has_next": False}
+
+    class Roster(NamesRoleProvisioningService):
+        def get_member_data_page(self, **kwargs: Any) -> Any:
+            return {"content": [dict(m) for m in lms.roster], "has_next": False}
+
+        def get_context_by_id(self) -> Context:
+            return Context(id="course-1", label="CHEM101", title="Chemistry 101")
+
+    def answer(found: Any) -> Response:
+        body = orjson.dumps(found.result) if found.result is not None else b""
+        return Response(body, status=found.code, mimetype=found.media_type)
+
+    @app.post("/lineitems/<context>/<item>/scores")
+    def scores(context: str, item: str) -> Any:
+        if lms.refuse_scores:
+            lms.refuse_scores -= 1
+            return Response("down for maintenance", status=503)
+        lineitems = f"{lms.base}/lineitems/{context}"
+        service = Grades(FlaskRequest(request), Conf(), lineitems, f"{lineitems}/{item}")
+        return answer(service.handle_resp(service.handle_update_score, line_item_id=item))
+
+    @app.get("/memberships/<context>")
+    def memberships(context: str) -> Any:
+        service = Roster(FlaskRequest(request), Conf(), f"{lms.base}/memberships/{context}")
+        return answer(service.handle_resp(service.handle_get_members))
+
     @app.get("/jwks")
     def jwks() -> Any:
         return Conf().get_jwks()
@@ -184,7 +238,9 @@ def make_platform(lms: Lms) -> Flask:
             launch.set_dl(
                 f"{lms.base}/deep-link-return", title="Add", accept_types={"ltiResourceLink"}
             )
-        launch.set_ags(f"{lms.base}/lineitems/{hint['context']}")
+        lineitems = f"{lms.base}/lineitems/{hint['context']}"
+        launch.set_ags(lineitems, f"{lineitems}/{hint['link']}")
+        launch.set_nrps(f"{lms.base}/memberships/{hint['context']}")
         if lms.tamper == "expired":
             launch.set_id_token_expiration(-600)
         if lms.tamper == "wrong_audience":

@@ -8,6 +8,7 @@ LMS's iframe where third-party cookies are blocked.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,10 +17,13 @@ import pytest
 import requests
 
 import service
+from service.app import in_context
+from service.lti import grades
 from service.lti import keys as tool_keys
+from service.lti import platforms as tool_platforms
 
 from .conftest import KEY_A, make_settings
-from .lti_platform import INSTRUCTOR, Lms, forms, make_platform, serving, start_url
+from .lti_platform import INSTRUCTOR, LEARNER, Lms, forms, make_platform, serving, start_url
 
 pytestmark = pytest.mark.redis
 OPERATOR_KEY = "op-lti-key-1"
@@ -35,6 +39,7 @@ def tool(redis_url: str) -> Iterator[tuple[Any, str]]:
             operator_keys=(OPERATOR_KEY, OTHER_KEY),
             webhook_allow_private=True,
             lti_key_publish_seconds=0,
+            webhook_backoff_seconds=(0, 0.1, 0.1),
         )
     )
     with serving(app) as base:
@@ -279,3 +284,75 @@ def test_roles_other_than_teaching_ones_are_learners() -> None:
     claims = {"https://purl.imsglobal.org/spec/lti/claim/roles": [INSTRUCTOR]}
     assert Launch(None, claims).teaches  # type: ignore[arg-type]
     assert not Launch(None, {}).teaches  # type: ignore[arg-type]
+
+
+# ----------------------------------------------------------------------- grades ---
+def _run_until(app: Any, done: Any, seconds: float = 10) -> None:
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, "the due work did not finish"
+        app.extensions["chemgames.due"].run_due(in_context(app))
+        time.sleep(0.05)
+
+
+def test_a_grade_reaches_the_platform_through_ags_retried_and_logged(tool: Any, lms: Lms) -> None:
+    app, base = tool
+    found = register(base, lms)
+    lms.refuse_scores = 1  # the platform is down for the first attempt
+    link = grades.link_key(found["platform_id"], "course-1", "rl-7")
+    with app.app_context():
+        grade_id = grades.send(
+            grades.Grade(
+                platform_id=found["platform_id"],
+                lineitem=f"{lms.base}/lineitems/course-1/rl-7",
+                user_id="student-7",
+                score_given=grades.score_for(2, 4),
+                comment="2nd of 4 at Metal vs. Non-Metal",
+                link=link,
+            )
+        )
+
+        def sent() -> bool:
+            return grades.log(link)[0]["status"] == "sent"
+
+        _run_until(app, sent)
+        (logged,) = grades.log(link)
+    assert logged["grade_id"] == grade_id
+    assert [a["status"] for a in logged["attempts"]] == [503, 200]
+    (score,) = lms.scores
+    assert score["lineitem"] == "rl-7" and score["userId"] == "student-7"
+    assert score["scoreGiven"] == 83.33 and score["scoreMaximum"] == 100
+    assert score["activityProgress"] == "Completed" and score["gradingProgress"] == "FullyGraded"
+    assert lms.tokens_issued == 1  # the token is kept for the next grades
+
+
+def test_a_grade_for_a_deleted_platform_fails_once_and_is_kept(tool: Any, lms: Lms) -> None:
+    app, base = tool
+    found = register(base, lms)
+    link = grades.link_key(found["platform_id"], "course-1", "rl-8")
+    with app.app_context():
+        platform = tool_platforms.get(found["platform_id"])
+        assert platform is not None
+        tool_platforms.remove(platform)
+        grades.send(
+            grades.Grade(found["platform_id"], f"{lms.base}/lineitems/c/rl-8", "s", 50.0, "", link)
+        )
+        _run_until(app, lambda: grades.log(link)[0]["status"] != "pending")
+        (logged,) = grades.log(link)
+    assert logged["status"] == "failed" and len(logged["attempts"]) == 1
+    assert lms.scores == []
+
+
+def test_the_roster_lists_the_courses_learners_through_nrps(tool: Any, lms: Lms) -> None:
+    app, base = tool
+    found = register(base, lms)
+    lms.roster = [
+        {"user_id": "s-1", "name": "Ada", "roles": [LEARNER]},
+        {"user_id": "s-2", "name": "Bo", "roles": [LEARNER], "status": "Inactive"},
+        {"user_id": "t-1", "name": "Teacher", "roles": [INSTRUCTOR]},
+    ]
+    with app.app_context():
+        platform = tool_platforms.get(found["platform_id"])
+        assert platform is not None
+        listed = grades.learners(platform, f"{lms.base}/memberships/course-1")
+    assert listed == [{"user_id": "s-1", "name": "Ada"}]
