@@ -210,6 +210,21 @@ def make_platform(lms: Lms) -> Flask:
         service = Roster(FlaskRequest(request), Conf(), f"{lms.base}/memberships/{context}")
         return answer(service.handle_resp(service.handle_get_members))
 
+    @app.get("/favicon.ico")
+    def favicon() -> Any:
+        return Response(status=204)
+
+    @app.get("/course")
+    def course() -> Any:
+        """A course page with the activity in an iframe, as an LMS shows it."""
+        src = "/start?" + urlencode(request.args.to_dict())
+        return Response(
+            '<!doctype html><html lang="en"><head><title>Chemistry 101</title></head><body>'
+            f'<h1>Chemistry 101</h1><iframe title="Activity" src="{src}" width="800" '
+            'height="900"></iframe></body></html>',
+            mimetype="text/html",
+        )
+
     @app.get("/jwks")
     def jwks() -> Any:
         return Conf().get_jwks()

@@ -101,6 +101,7 @@ def picker(ticket: str, error: str = "") -> str:
     bot_choices = "".join(f'<option value="{escape(b)}">{escape(b)}</option>' for b in bots)
     options = ""
     for slug, api in sorted(games.items()):
+        fields = ""
         for o in choosable(api.info):
             values = "".join(
                 f'<option value="{escape(orjson.dumps(c).decode())}"'
@@ -108,11 +109,17 @@ def picker(ticket: str, error: str = "") -> str:
                 + f">{escape(str(c))}</option>"
                 for c in o.choices
             )
+            ident = f"opt-{escape(slug)}-{escape(o.name)}"
+            fields += (
+                f'<label for="{ident}">{escape(o.name)}</label>'
+                f'<select id="{ident}" name="option:{escape(slug)}:{escape(o.name)}" '
+                f'aria-describedby="{ident}-about">{values}</select>'
+                f'<p id="{ident}-about"><small>{escape(o.description)}</small></p>'
+            )
+        if fields:
             options += (
-                f'<label for="opt-{escape(slug)}-{escape(o.name)}">{escape(api.info.title)}: '
-                f"{escape(o.description)}</label>"
-                f'<select id="opt-{escape(slug)}-{escape(o.name)}" '
-                f'name="option:{escape(slug)}:{escape(o.name)}">{values}</select>'
+                f"<details><summary>Options of {escape(api.info.title)} (used when it is "
+                f"the game picked)</summary>{fields}</details>"
             )
     shown_error = f'<p class="refused" role="alert">{escape(error)}</p>' if error else ""
     return (
