@@ -18,6 +18,7 @@ from .games import game_apis
 from .http_cache import cacheable, compress
 from .jsonio import OrjsonProvider
 from .limits import install as install_limits
+from .lti import api as lti_api
 from .lti import grades as lti_grades
 from .lti import platforms as lti_platforms
 from .lti.routes import make_blueprint as lti_blueprint
@@ -199,7 +200,7 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
     api.register_blueprint(health)
     api.register_blueprint(make_catalogue(apis))
     api.register_blueprint(operator_blueprint())
-    api.register_blueprint(lti_platforms.make_blueprint())
+    api.register_blueprint(lti_api.make_blueprint())
     # the components derived from the games' declarations (built with their endpoints)
     for name, schema in sorted(BOOK.schemas.items()):
         components.schema(name, schema)

@@ -22,7 +22,7 @@ from service.lti import grades
 from service.lti import keys as tool_keys
 from service.lti import platforms as tool_platforms
 
-from .conftest import KEY_A, make_settings
+from .conftest import KEY_A, TEST_PREFIX, make_settings
 from .lti_platform import INSTRUCTOR, LEARNER, Lms, forms, make_platform, serving, start_url
 
 pytestmark = pytest.mark.redis
@@ -177,6 +177,21 @@ def test_the_tool_publishes_its_keys_and_rotates_with_two_published(tool: Any) -
     after = requests.get(f"{base}/lti/jwks.json", timeout=10).json()["keys"]
     assert [k["kid"] for k in after] == [k.kid for k in rotated]
     assert first[-1]["kid"] in [k["kid"] for k in after]
+
+
+def test_rotating_twice_within_the_hour_keeps_the_key_that_signs(redis_url: str) -> None:
+    app = service.create_app(
+        make_settings(KEY_A, redis_url=redis_url, redis_key_prefix=TEST_PREFIX + "keys:")
+    )
+    with app.app_context():
+        signer = tool_keys.signing_key()
+        first = tool_keys.rotate()
+        second = tool_keys.rotate()
+        # the new keys are published for an hour before they sign
+        assert tool_keys.signing_key().kid == signer.kid
+        assert first[0].kid == second[0].kid == signer.kid
+        assert first[1].kid != second[1].kid
+        assert [k["kid"] for k in tool_keys.jwks()["keys"]] == [signer.kid, second[1].kid]
 
 
 # ----------------------------------------------------------------------- launch ---

@@ -8,9 +8,10 @@ of the grade service's token requests. Two places to keep them:
   (published, not yet signing), wait for the platforms' caches (an hour), then move it
   first, and drop the old key a day later.
 * Redis (no ``LTI_KEY_FILES``): the first request that needs a key makes one and keeps
-  it sealed with the deployment's ``STATE_KEYS``. ``python -m service.lti.keys rotate``
+  it sealed with the deployment's ``STATE_KEYS``. ``python -m service.lti rotate``
   adds a new key, published at once and signing after ``LTI_KEY_PUBLISH_SECONDS``; the
-  key before it stays published until the next rotation (at most two keys at a time).
+  key signing until then stays published until the next rotation (at most two keys at
+  a time; rotating twice within the hour replaces the key not yet signing).
 
 A key's ``kid`` is its RFC 7638 thumbprint, so the same key always has the same name.
 
@@ -23,12 +24,11 @@ True
 
 from __future__ import annotations
 
-import argparse
 import base64
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +41,6 @@ from jwt.algorithms import RSAAlgorithm
 from ..problems import Problem
 
 KEYS = "lti:keys"
-KEPT = 2  # the key that signs and the one before it (or after it, while it is published)
 
 
 @dataclass(frozen=True)
@@ -161,33 +160,13 @@ def jwks() -> dict[str, Any]:
 
 
 def rotate() -> list[ToolKey]:
-    """Adds a new key (Redis only), keeping the newest :data:`KEPT`."""
+    """Adds a new key (Redis only). The key signing now stays, beside the new one: a
+    key added by an earlier rotation that has not signed yet is dropped, never the one
+    platforms are checking signatures with."""
     client = _redis()
-    keys = tool_keys()
-    keys = sorted([*keys, new_key(_now_ms(client))], key=lambda k: k.created_ms)[-KEPT:]
+    settings = current_app.config["SETTINGS"]
+    now = _now_ms(client)
+    signer = signing(tool_keys(), now, settings.lti_key_publish_seconds * 1000)
+    keys = [signer, new_key(now)]
     client.set(_prefix() + KEYS, _to_redis(keys))
     return keys
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="The LTI tool's keys kept in Redis.")
-    parser.add_argument("action", choices=("show", "rotate"))
-    args = parser.parse_args(argv)
-    from ..app import create_app
-    from ..config import Settings
-
-    app = create_app(replace(Settings.from_env(), due_work=False))
-    with app.app_context():
-        if app.config["SETTINGS"].lti_key_files:
-            print("LTI_KEY_FILES is set: rotate by changing it (docs/LTI.md).")
-            return 1
-        keys = rotate() if args.action == "rotate" else tool_keys()
-        signer = signing_key()
-        for k in keys:
-            mark = "signs" if k.kid == signer.kid else "published"
-            print(f"{k.kid}  created_ms={k.created_ms}  {mark}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

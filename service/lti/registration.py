@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 
 import orjson
 
+from ..problems import Problem
 from . import platforms
 from .http import PlatformUnreachable, get_json, json_of, request
 from .keys import _now_ms, _prefix, _redis
@@ -156,8 +157,6 @@ def register(code: str, params: dict[str, str], base: str) -> Platform:
         raise Refused(
             "bad_configuration", "The LMS's answer to the registration names no deployment."
         )
-    from ..problems import Problem
-
     try:
         platform = platforms.add(body, operator.decode(), "dynamic")
     except Problem as err:
