@@ -76,7 +76,8 @@ class Lms:
 
     base: str = ""
     tool: str = ""
-    client_id: str = "chem-tool-client"
+    # a platform of each test has a port of its own, which a later test may get again
+    client_id: str = field(default_factory=lambda: "chem-tool-" + secrets.token_hex(4))
     deployment_id: str = "dep-1"
     keys: tuple[str, str] = field(default_factory=_pem_pair)
     registered: dict[str, Any] = field(default_factory=dict)  # dynamic registration

@@ -93,7 +93,13 @@ def make_blueprint() -> Blueprint:
     @blp.route("/registrations")
     class Registrations(MethodView):
         @blp.response(201, {"$ref": "#/components/schemas/LtiRegistrationLink"})
-        @operation(blp, "createLtiRegistrationLink", merge(AUTH_ERRORS, REDIS), security=OPERATOR)
+        @operation(
+            blp,
+            "createLtiRegistrationLink",
+            # it reads no body; one sent is still held to the service's rules for bodies
+            merge(AUTH_ERRORS, {413: ["body_too_large"], 415: ["unsupported_media_type"]}, REDIS),
+            security=OPERATOR,
+        )
         def post(self) -> Any:
             """A link for LTI Dynamic Registration (valid for a day, used once).
 

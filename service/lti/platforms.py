@@ -217,7 +217,7 @@ class PlatformRequest(ma.Schema):
 
     issuer = fields.String(
         required=True,
-        validate=[validate.Length(min=1, max=MAX_URL), validate.URL(require_tld=False)],
+        validate=validate.Length(min=1, max=MAX_URL),
         metadata={
             "description": "The platform's issuer (`iss`), e.g. `https://moodle.school.example`."
         },
