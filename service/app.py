@@ -17,6 +17,9 @@ from .due import DueWork, Runner
 from .games import game_apis
 from .http_cache import cacheable, compress
 from .jsonio import OrjsonProvider
+from .lessons import seating
+from .lessons.blueprint import make_blueprint as lessons_blueprint
+from .lessons.schemas import COMPONENTS as LESSON_COMPONENTS
 from .limits import install as install_limits
 from .lti import api as lti_api
 from .lti import grades as lti_grades
@@ -143,6 +146,8 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
         realtime.install(due)
         deliveries.install(due)
         lti_grades.install(due)
+        due.handlers[seating.END_KIND] = seating.end_due
+        app.extensions["chemgames.lesson_listener"] = seating.on_commit
         app.extensions["chemgames.due"] = due
     apis = game_apis()
     app.extensions["chemgames.games"] = apis
@@ -201,6 +206,9 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
     api.register_blueprint(make_catalogue(apis))
     api.register_blueprint(operator_blueprint())
     api.register_blueprint(lti_api.make_blueprint())
+    for name, schema in LESSON_COMPONENTS.items():
+        components.schema(name, schema)
+    api.register_blueprint(lessons_blueprint())
     # the components derived from the games' declarations (built with their endpoints)
     for name, schema in sorted(BOOK.schemas.items()):
         components.schema(name, schema)

@@ -97,6 +97,7 @@ class Settings:
     rate_limit_moves: str = "1800 per minute"
     rate_limit_streams: str = "240 per minute"
     rate_limit_operator_sessions: str = "600 per minute"
+    rate_limit_joins: str = "300 per minute"
     rate_limits_enabled: bool = True
     # how many proxies in front set X-Forwarded-For (the shipped nginx: 1), so that the
     # client's own address is the one limited
@@ -118,6 +119,11 @@ class Settings:
     # a key added by rotation is published this long before it signs (platforms cache
     # a tool's key set)
     lti_key_publish_seconds: int = 3600
+    # lessons (service/lessons/): results kept this long after the tables' sessions;
+    # wrong join codes an address may send per window before its joins are refused
+    lesson_retention_seconds: int = 7 * 86400
+    lesson_join_misses: int = 20
+    lesson_join_window_seconds: int = 600
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -153,6 +159,7 @@ class Settings:
             rate_limit_moves=env.get("RATE_LIMIT_MOVES", "1800 per minute"),
             rate_limit_streams=env.get("RATE_LIMIT_STREAMS", "240 per minute"),
             rate_limit_operator_sessions=env.get("RATE_LIMIT_OPERATOR_SESSIONS", "600 per minute"),
+            rate_limit_joins=env.get("RATE_LIMIT_JOINS", "300 per minute"),
             rate_limits_enabled=env.get("RATE_LIMITS", "on").lower() not in ("off", "0", "no"),
             forwarded_hops=int(env.get("FORWARDED_HOPS", 0)),
             due_work=env.get("DUE_WORK", "on").lower() not in ("off", "0", "no", "false"),
@@ -169,4 +176,7 @@ class Settings:
             sse_max_streams=int(env.get("SSE_MAX_STREAMS", 500)),
             lti_key_files=_split(env.get("LTI_KEY_FILES")),
             lti_key_publish_seconds=int(env.get("LTI_KEY_PUBLISH_SECONDS", 3600)),
+            lesson_retention_seconds=int(env.get("LESSON_RETENTION_SECONDS", 7 * 86400)),
+            lesson_join_misses=int(env.get("LESSON_JOIN_MISSES", 20)),
+            lesson_join_window_seconds=int(env.get("LESSON_JOIN_WINDOW_SECONDS", 600)),
         )

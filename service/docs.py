@@ -25,6 +25,7 @@ MAX_SAFE_INTEGER = 2**53 - 1
 SEAT_TOKEN = "seatToken"
 HOST_TOKEN = "hostToken"
 OPERATOR_KEY = "operatorKey"
+TEACHER_TOKEN = "teacherToken"
 SECURITY_SCHEMES: Mapping[str, dict[str, Any]] = {
     SEAT_TOKEN: {
         "type": "http",
@@ -46,11 +47,19 @@ SECURITY_SCHEMES: Mapping[str, dict[str, Any]] = {
         "needs one; the operator then lists and ends its sessions. Stateless setup takes "
         "one too (optional): a game against bot seats then gets every credential.",
     },
+    TEACHER_TOKEN: {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "A lesson's teacher token (`teacher_token` from `POST /v1/lessons`): "
+        "watches and runs that one lesson (start, remove a seat, end, results), for the "
+        "teacher's browser, which must never hold an operator key.",
+    },
 }
 AS_SEAT: list[dict[str, list[str]]] = [{SEAT_TOKEN: []}, {HOST_TOKEN: []}]
 AS_SEAT_OR_OBSERVER: list[dict[str, list[str]]] = [{}, {SEAT_TOKEN: []}, {HOST_TOKEN: []}]
 AS_HOST: list[dict[str, list[str]]] = [{HOST_TOKEN: []}]
 OPERATOR: list[dict[str, list[str]]] = [{OPERATOR_KEY: []}]
+AS_TEACHER: list[dict[str, list[str]]] = [{OPERATOR_KEY: []}, {TEACHER_TOKEN: []}]
 AS_OPERATOR_IF_REQUIRED: list[dict[str, list[str]]] = [{OPERATOR_KEY: []}, {}]
 PUBLIC: list[dict[str, list[str]]] = []
 

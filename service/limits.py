@@ -6,6 +6,8 @@ Four shared budgets, each counted across every game and both play modes:
   replays one (a game's record, a replay), per address;
 - ``moves``: moves and bot moves (and a game's own commands), per address;
 - ``streams``: opening an event stream, per address;
+- ``joins``: a student joining a lesson, per address (wrong join codes have a budget of
+  their own, always on: ``service/lessons/seating.py``);
 - ``operator-sessions``: hosted session creation, per operator.
 
 A budget is written as the ``limits`` library parses it (``"1800 per minute"``, several
@@ -52,7 +54,7 @@ from .redis_client import RedisBackend
 
 log = logging.getLogger("chemgames.limits")
 
-KINDS = ("setup", "moves", "streams")
+KINDS = ("setup", "moves", "streams", "joins")
 HEADERS = {
     "X-RateLimit-Limit": "The budget of requests of this kind in the window.",
     "X-RateLimit-Remaining": "How many are left in the window.",
@@ -277,6 +279,7 @@ class Limiter:
             "setup": Budget.parse("setup", settings.rate_limit_setup),
             "moves": Budget.parse("moves", settings.rate_limit_moves),
             "streams": Budget.parse("streams", settings.rate_limit_streams),
+            "joins": Budget.parse("joins", settings.rate_limit_joins),
             "operator-sessions": Budget.parse(
                 "operator-sessions", settings.rate_limit_operator_sessions
             ),
@@ -395,7 +398,9 @@ def kind() -> str | None:
         return "streams" if path.endswith("/events") else None
     if method != "POST":
         return None
-    if path.endswith(("/setup", "/sessions", "/record", "/replay")):
+    if path == "/v1/lessons/join":
+        return "joins"
+    if path.endswith(("/setup", "/sessions", "/record", "/replay", "/v1/lessons")):
         return "setup"
     if path.endswith(("/moves", "/bot-move")) or (
         "/sessions/<session_id>/" in path

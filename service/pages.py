@@ -61,7 +61,7 @@ PAGE_HEADERS = {
 }
 # asset names carry a hash of their content, so a name's content never changes
 IMMUTABLE = "public, max-age=31536000, immutable"
-PAGES = ("index", "new-game", "seat", "table")
+PAGES = ("index", "new-game", "seat", "table", "lesson", "join")
 SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
@@ -117,6 +117,16 @@ def make_blueprint() -> Blueprint:
     @blp.get("/play")
     def new_game() -> BaseResponse:
         return _send_page("new-game")
+
+    @blp.get("/play/join")
+    def join() -> BaseResponse:
+        return _send_page("join")
+
+    @blp.get("/play/lessons/<lesson_id>")
+    def lesson(lesson_id: str) -> BaseResponse:
+        if not SESSION_ID.fullmatch(lesson_id):
+            raise NotFound()
+        return _send_page("lesson")
 
     @blp.get("/play/<slug>/<session_id>/seat/<int:seat>")
     def seat(slug: str, session_id: str, seat: int) -> BaseResponse:

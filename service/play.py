@@ -61,14 +61,18 @@ def new_game(
     options: Mapping[str, Any],
     seed: int | None,
     bots: Mapping[str, str] | None = None,
+    game_id: str | None = None,
 ) -> Envelope:
+    """A new game (``game_id``: its id when chosen beforehand, as a lesson's table's is:
+    its seats' credentials were handed out before it was dealt)."""
     game = api.game
     seed = secrets.randbelow(SEED_MAX + 1) if seed is None else seed
     state = game.setup(players, options, seed)
     chosen = check_bots(api, int(state["players"]), bots)
     info = game.info
     log = Log(int(state["players"]), dict(options), seed, chosen)
-    return Envelope(info.slug, info.rules_version, secrets.token_hex(12), 0, state, chosen, log)
+    game_id = game_id or secrets.token_hex(12)
+    return Envelope(info.slug, info.rules_version, game_id, 0, state, chosen, log)
 
 
 def open_token(api: GameApi, token: str) -> Envelope:

@@ -153,6 +153,35 @@ SERVICE_PROBLEMS: Mapping[str, ProblemKind] = {
     "too_many_streams": ProblemKind(
         503, "Too many event streams", "This instance holds its limit of open event streams."
     ),
+    "lesson_not_found": ProblemKind(
+        404,
+        "Lesson not found",
+        "No lesson of yours has this id (its results are kept for the retention, then forgotten).",
+    ),
+    "join_code_unknown": ProblemKind(
+        404, "Unknown join code", "No live lesson has this join code; check it on the screen."
+    ),
+    "lesson_ended": ProblemKind(409, "Lesson ended", "The lesson has ended."),
+    "lesson_full": ProblemKind(
+        409, "Lesson full", "The lesson has as many students as its teacher allowed."
+    ),
+    "name_taken": ProblemKind(
+        409,
+        "Name taken",
+        "Another student of the lesson has this display name; rejoin with your rejoin "
+        "secret, or choose another name.",
+    ),
+    "bad_table_size": ProblemKind(
+        422, "Bad table size", "The table size is outside the game's player counts."
+    ),
+    "seat_not_found": ProblemKind(
+        404, "Nobody in that seat", "No student of the lesson sits at that table and seat."
+    ),
+    "teacher_token_invalid": ProblemKind(
+        403,
+        "Teacher credential refused",
+        "Neither the operator key that created the lesson nor its teacher token.",
+    ),
     # answered by gunicorn or the proxy before the app sees the request (docs/OPERATIONS.md)
     "bad_http_request": ProblemKind(
         400,

@@ -13,7 +13,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const flag = process.argv.indexOf("--out");
 const out = resolve(flag > 0 ? process.argv[flag + 1] : join(here, "..", "service", "static", "play"));
 const assets = join(out, "assets");
-const PAGES = ["new-game", "seat", "table"];
+const PAGES = ["new-game", "seat", "table", "lesson", "join"];
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(assets, { recursive: true });

@@ -139,6 +139,9 @@ def create(
     body: Mapping[str, Any],
     operator: str = "",
     callback: callbacks.Callback | None = None,
+    *,
+    game_id: str | None = None,
+    lesson: str = "",
 ) -> tuple[Loaded, list[Event]]:
     """Deal a new game, play the bot seats due to act, and store the session (filed
     under its ``operator``, when one created it, with its ``callback``).
@@ -152,7 +155,7 @@ def create(
     seed = body.get("seed")
     if seed is not None:
         seed = sealer().hosted_seed(seed, operator)
-    env = new_game(api, body["players"], body["options"], seed, body.get("bots"))
+    env = new_game(api, body["players"], body["options"], seed, body.get("bots"), game_id)
     events = with_actor([{"type": "game_started", "players": env.state["players"]}], None)
     # the bot seats' first moves, at the server's time (a step of the record)
     env, more = play_bots(api, env, st.now_ms() if env.bots and api.clock is None else None)
@@ -179,6 +182,7 @@ def create(
         operator=operator,
         steps=_steps(env),
         callback=told,
+        lesson=lesson,
     )
     schedule.created(api, env, created)
     if told:
@@ -247,7 +251,20 @@ def commit(
     )
     if outbox and result.status == "applied":
         schedule.callback(api.slug, loaded.id, loaded.now_ms)
+    if loaded.session.lesson and result.status == "applied":
+        committed(loaded, env, events)
     return result
+
+
+def committed(loaded: Loaded, env: Envelope, events: list[Event]) -> None:
+    """Tell whoever listens for a committed move of a lesson's table (the lesson's
+    stream, its results: ``service/lessons/``). Set by the app, so this module does not
+    import the lessons that build on it."""
+    listener: Callable[[Loaded, Envelope, list[Event]], None] | None = current_app.extensions.get(
+        "chemgames.lesson_listener"
+    )
+    if listener is not None:
+        listener(loaded, env, events)
 
 
 def expire_if_due(loaded: Loaded) -> bool:

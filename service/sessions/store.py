@@ -46,7 +46,17 @@ PREFIX = "chemgames:"
 # to the channel's own shard only, where PUBLISH is broadcast to every cluster node.
 _SHARDED = "(redis.REDIS_VERSION_NUM or 0) >= 0x070000"
 
-FIELDS = ("slug", "version", "token", "deadline_ms", "public", "players", "callback", "finished_ms")
+FIELDS = (
+    "slug",
+    "version",
+    "token",
+    "deadline_ms",
+    "public",
+    "players",
+    "callback",
+    "finished_ms",
+    "lesson",
+)
 """The fields a request reads (not the stored answers beside them)."""
 
 _LOAD = f"""
@@ -169,6 +179,7 @@ class Session:
     sharded: bool = False  # its events go out with SPUBLISH (Redis 7), else PUBLISH
     callback: str = ""  # "end" or "moves": what its operator's callback is told
     finished: bool = False
+    lesson: str = ""  # "<lesson>/<table>" for a lesson's table (service/lessons/)
 
 
 class NotReplicated(ConnectionError):
@@ -332,6 +343,7 @@ class SessionStore:
             sharded=bool(sharded),
             callback=get.get("callback") or "",
             finished=bool(get.get("finished_ms")),
+            lesson=get.get("lesson") or "",
         ), now
 
     def idempotent(
@@ -421,9 +433,10 @@ class SessionStore:
         operator: str = "",
         steps: list[list[Any]] | None = None,
         callback: str = "",
+        lesson: str = "",
     ) -> int:
         """Store a new session and its log's first ``steps``; its creation time (ms, the
-        store's clock)."""
+        store's clock). ``lesson``: the lesson table it is (``<lesson>/<table>``)."""
         fields = {
             "slug": slug,
             "version": version,
@@ -433,6 +446,7 @@ class SessionStore:
             "players": players,
             "operator": operator,
             "callback": callback,
+            "lesson": lesson,
         }
         flat = [item for pair in fields.items() for item in pair]
         logged = [orjson.dumps(step) for step in steps or ()]

@@ -31,13 +31,13 @@ function unreachable(detail: string): Problem {
   };
 }
 
-interface Call {
+export interface Call {
   token?: string | null;
   body?: unknown;
   idempotencyKey?: string;
 }
 
-async function call<T>(method: "GET" | "POST", url: string, call: Call = {}): Promise<Answer<T>> {
+export async function call<T>(method: "GET" | "POST", url: string, call: Call = {}): Promise<Answer<T>> {
   const headers: Record<string, string> = { Accept: "application/json" };
   if (call.token) headers["Authorization"] = `Bearer ${call.token}`;
   if (call.idempotencyKey) headers["Idempotency-Key"] = call.idempotencyKey;

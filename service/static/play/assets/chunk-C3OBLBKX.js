@@ -1,0 +1,1 @@
+var i=(t,e,r)=>`chemgames:seat:${t}:${e}:${r}`;function s(t,e,r,n,g,c){let a=new URLSearchParams(n.hash.replace(/^#/,"")).get("token");if(n.hash&&g.replaceState(g.state,"",n.pathname+n.search),a){try{c.setItem(i(t,e,r),a)}catch{}return a}try{return c.getItem(i(t,e,r))}catch{return null}}export{s as a};

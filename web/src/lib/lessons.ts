@@ -1,0 +1,119 @@
+// A lesson's calls and its live stream, typed by the contract. The teacher's credential
+// (the lesson's teacher token) goes in the Authorization header, so the stream is read
+// with fetch, not EventSource (which cannot send one).
+import type { Answer } from "./api";
+import { call } from "./api";
+import type { Schemas } from "./contract";
+
+export type Lesson = Schemas["Lesson"];
+export type LessonTable = Schemas["LessonTable"];
+export type LessonSeat = Schemas["LessonSeat"];
+
+const lessonUrl = (id: string): string => `/v1/lessons/${encodeURIComponent(id)}`;
+
+export const getLesson = (id: string, token: string): Promise<Answer<Lesson>> =>
+  call("GET", lessonUrl(id), { token });
+
+export const startLesson = (id: string, token: string): Promise<Answer<Lesson>> =>
+  call("POST", `${lessonUrl(id)}/start`, { token });
+
+export const endLesson = (id: string, token: string): Promise<Answer<Lesson>> =>
+  call("POST", `${lessonUrl(id)}/end`, { token });
+
+export const joinLesson = (
+  code: string,
+  name: string,
+  rejoin: string | null,
+): Promise<Answer<LessonSeat>> =>
+  call("POST", "/v1/lessons/join", { body: rejoin ? { code, name, rejoin } : { code, name } });
+
+/** One frame of `GET /v1/lessons/{id}/events`: its event name and its JSON data. */
+export interface LessonFrame {
+  event: string;
+  data: Record<string, unknown>;
+}
+
+/** Follows the lesson's stream until `stop()`: every frame to `onFrame`, and whether it
+ * is connected to `onConnection`. A stream that ends (the server's time limit) or
+ * breaks is opened again after a pause; every `hello` is a fresh start. */
+export function followLesson(
+  id: string,
+  token: string,
+  onFrame: (frame: LessonFrame) => void,
+  onConnection: (live: boolean) => void,
+): { stop(): void } {
+  let stopped = false;
+  let controller: AbortController | null = null;
+  let pause = 1000;
+
+  async function once(): Promise<boolean> {
+    controller = new AbortController();
+    const resp = await fetch(`${lessonUrl(id)}/events`, {
+      headers: { Authorization: `Bearer ${token}`, Accept: "text/event-stream" },
+      credentials: "omit",
+      cache: "no-store",
+      signal: controller.signal,
+    });
+    if (!resp.ok || resp.body === null) return resp.status < 400 || resp.status >= 500;
+    onConnection(true);
+    pause = 1000;
+    const reader = resp.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    let ended = false;
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += value;
+      let cut = buffer.indexOf("\n\n");
+      while (cut >= 0) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        const frame = parse(block);
+        if (frame !== null) {
+          onFrame(frame);
+          if (frame.event === "lesson" && frame.data["type"] === "lesson_ended") ended = true;
+        }
+        cut = buffer.indexOf("\n\n");
+      }
+    }
+    onConnection(false);
+    return !ended;
+  }
+
+  async function loop(): Promise<void> {
+    while (!stopped) {
+      let again = true;
+      try {
+        again = await once();
+      } catch {
+        onConnection(false);
+      }
+      if (!again || stopped) return;
+      await new Promise((done) => setTimeout(done, pause));
+      pause = Math.min(pause * 2, 10000);
+    }
+  }
+
+  void loop();
+  return {
+    stop() {
+      stopped = true;
+      controller?.abort();
+    },
+  };
+}
+
+function parse(block: string): LessonFrame | null {
+  let event = "message";
+  let data = "";
+  for (const line of block.split("\n")) {
+    if (line.startsWith("event: ")) event = line.slice(7);
+    else if (line.startsWith("data: ")) data += line.slice(6);
+  }
+  if (!data) return null;
+  try {
+    return { event, data: JSON.parse(data) as Record<string, unknown> };
+  } catch {
+    return null;
+  }
+}
