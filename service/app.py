@@ -23,6 +23,7 @@ from .lessons.schemas import COMPONENTS as LESSON_COMPONENTS
 from .limits import install as install_limits
 from .lti import api as lti_api
 from .lti import grades as lti_grades
+from .lti import landing as lti_landing
 from .lti import platforms as lti_platforms
 from .lti.routes import make_blueprint as lti_blueprint
 from .meta_blueprint import health, make_catalogue, swagger_assets, version
@@ -148,6 +149,7 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
         lti_grades.install(due)
         due.handlers[seating.END_KIND] = seating.end_due
         app.extensions["chemgames.lesson_listener"] = seating.on_commit
+        app.extensions["chemgames.table_over"] = [lti_landing.table_over]
         app.extensions["chemgames.due"] = due
     apis = game_apis()
     app.extensions["chemgames.games"] = apis

@@ -237,12 +237,95 @@ def test_a_learner_cannot_open_the_picker(tool: Any, lms: Lms) -> None:
     assert answer.status_code == 403 and refused_code(answer) == "not_a_teacher"
 
 
-def test_a_verified_resource_link_launch_says_lessons_are_missing(tool: Any, lms: Lms) -> None:
-    register(tool[1], lms)
+def _fragment_token(location: str) -> str:
+    return location.partition("#token=")[2]
+
+
+def play_to_end(base: str, slug: str, seats: list[tuple[str, int, str]]) -> None:
+    """Each student's seat moves (by ``bot-move`` with the student's own credential)
+    until their table's game is over; the bot seats are the service's."""
+    deadline = time.monotonic() + 240
+    pending = {sid for sid, _, _ in seats}
+    while pending:
+        assert time.monotonic() < deadline, f"tables still playing: {pending}"
+        for sid in sorted(pending):
+            url = f"{base}/v1/{slug}/sessions/{sid}"
+            if requests.get(f"{url}/scores", timeout=10).json()["outcome"]["finished"]:
+                pending.discard(sid)
+                continue
+            state = requests.get(url, timeout=10).json()
+            for table_sid, seat, token in seats:
+                if table_sid == sid and seat in state["to_act"]:
+                    moved = requests.post(
+                        f"{url}/bot-move",
+                        json={"seat": seat, "version": state["version"], "bot": "greedy"},
+                        headers={"Authorization": f"Bearer {token}"},
+                        timeout=10,
+                    )
+                    assert moved.status_code in (200, 409, 422), moved.text
+
+
+def test_launches_open_the_links_lesson_and_scores_reach_the_platform(tool: Any, lms: Lms) -> None:
+    app, base = tool
+    register(base, lms)
     custom = {"game": "metal-vs-nonmetal", "players": "4", "bot": "greedy", "options": "{}"}
-    answer = launch(lms, user="s-1", role="learner", custom=custom)
-    assert answer.status_code == 501 and refused_code(answer) == "lessons_unavailable"
-    assert "verified" in answer.text
+    teacher = launch(lms, user="teacher-1", role="instructor", custom=custom, link="rl-9")
+    assert teacher.status_code == 303, teacher.text
+    lesson_page = teacher.headers["Location"]
+    assert lesson_page.startswith("/play/lessons/") and "?lti=plt_" in lesson_page
+    lesson_id = lesson_page.split("/")[3].split("?")[0]
+    # the lesson page may be framed by the platform (and only by it)
+    page = requests.get(f"{base}{lesson_page.partition('#')[0]}", timeout=10)
+    assert page.status_code == 200
+    assert f"frame-ancestors {lms.base}" in page.headers["Content-Security-Policy"]
+    assert "X-Frame-Options" not in page.headers
+    # a second instructor launch of the same link lands on the same lesson
+    again = launch(lms, user="teacher-2", role="instructor", custom=custom, link="rl-9")
+    assert again.headers["Location"].split("?")[0] == lesson_page.split("?")[0]
+    seats = []
+    first_seat_page = ""
+    for user in ("student-a", "student-b"):
+        joined = launch(lms, user=user, role="learner", custom=custom, link="rl-9")
+        assert joined.status_code == 303, joined.text
+        seat_page = joined.headers["Location"]
+        assert "?lti=" in seat_page and "#token=" in seat_page
+        _, slug, sid, _, seat = seat_page.split("#")[0].split("?")[0].split("/")[1:6]
+        seats.append((sid, int(seat), _fragment_token(seat_page)))
+        first_seat_page = first_seat_page or seat_page
+    # a student who launches again gets the same seat, never a second one
+    back = launch(lms, user="student-a", role="learner", custom=custom, link="rl-9")
+    assert back.headers["Location"].split("#")[0] == first_seat_page.split("#")[0]
+    token = _fragment_token(lesson_page)
+    started = requests.post(
+        f"{base}/v1/lessons/{lesson_id}/start",
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=10,
+    )
+    assert started.status_code == 200, started.text
+    play_to_end(base, slug, seats)
+    with app.app_context():
+        _run_until(app, lambda: len(lms.scores) == 2, seconds=30)
+    results = requests.get(
+        f"{base}/v1/lessons/{lesson_id}/results",
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=10,
+    ).json()
+    places = {
+        (t["session_id"], s["seat"]): s["place"] for t in results["tables"] for s in t["seats"]
+    }
+    by_user = {s["userId"]: s for s in lms.scores}
+    assert set(by_user) == {"student-a", "student-b"}
+    for user, (sid, seat, _) in zip(("student-a", "student-b"), seats, strict=True):
+        place = places[(sid, seat)]
+        assert by_user[user]["scoreGiven"] == grades.score_for(place, 4)
+        assert by_user[user]["lineitem"] == "rl-9"
+        assert f"Place {place} of 4" in by_user[user]["comment"]
+
+
+def test_a_link_without_a_chosen_game_is_refused(tool: Any, lms: Lms) -> None:
+    register(tool[1], lms)
+    answer = launch(lms, user="s-1", role="learner", link="rl-none")
+    assert answer.status_code == 400 and refused_code(answer) == "activity_not_chosen"
 
 
 @pytest.mark.parametrize(

@@ -1,27 +1,177 @@
-"""Where a verified resource-link launch lands.
+"""Where a verified resource-link launch lands: the lesson of its resource link.
 
-An instructor lands on the lesson page of the lesson for (platform, context, resource
-link); a learner joins that lesson with the LMS identity (``sub``) and lands on their
-seat page. Lessons (issue 30) are not on this branch yet, so a verified resource-link
-launch is answered with a page saying so (``501``), having created nothing.
+One lesson per (platform, context, resource link), made at the first launch from the
+activity the teacher picked (the link's ``custom`` claim: ``game``, ``players``,
+``bot``, ``options``) and owned by the platform's operator; a new one is made when it
+has expired. An instructor lands on its lesson page (the teacher token in the URL
+fragment); a learner joins it with the LMS identity (``sub``, opaque: the lesson keeps
+a digest of it) and the name the LMS shares, and lands on their seat page (the seat
+credential in the fragment). Both pages are opened with ``?lti=<platform id>`` so that
+they may be framed by that platform (:func:`service.pages.frame_origins`).
+
+For grades, the lesson remembers the launch's line item (the AGS claim's ``lineitem``)
+and which seat each LMS user sits in; when a table ends, :func:`table_over` sends each
+of them their score (:mod:`service.lti.grades`).
 """
 
 from __future__ import annotations
 
-from flask import Response
+import hashlib
+from typing import Any
+from urllib.parse import quote
 
-from . import html
-from .launch import Launch
+import orjson
+from flask import redirect
+from werkzeug.wrappers import Response as BaseResponse
+
+from ..lessons import codes, seating
+from ..lessons.blueprint import teacher_token
+from ..problems import Problem
+from . import grades, platforms
+from .keys import _prefix, _redis
+from .launch import AGS_CLAIM, NRPS_CLAIM, Launch, Refused
 
 
-def land(launch: Launch) -> Response:
-    game = launch.custom.get("game", "")
-    return html.refused(
-        "lessons_unavailable",
-        "This activity could not be opened",
-        f"Your launch was verified ({'teacher' if launch.teaches else 'student'}, "
-        f"game {game!r}), but this deployment cannot run lessons yet, which LTI activities "
-        "open into.",
-        status=501,
-        frame_origins=launch.platform.origins(),
-    )
+def _lesson_key(link: str) -> str:
+    return f"{_prefix()}lti:lesson:{link}"
+
+
+def _grading_key(lesson_id: str) -> str:
+    return f"{_prefix()}lti:lesson-grading:{lesson_id}"
+
+
+def _students_key(lesson_id: str) -> str:
+    return f"{_prefix()}lti:lesson-students:{lesson_id}"
+
+
+def _config(launch: Launch) -> dict[str, Any]:
+    custom = launch.custom
+    try:
+        options = orjson.loads(custom.get("options") or "{}")
+        players = int(custom.get("players") or 0)
+    except (orjson.JSONDecodeError, ValueError):
+        options, players = None, 0
+    if not custom.get("game") or not players or not isinstance(options, dict):
+        raise Refused(
+            "activity_not_chosen",
+            "This activity names no game: the teacher adds it again from the course, "
+            "picking the game (deep linking).",
+            platform=launch.platform,
+        )
+    link = launch.claims.get("https://purl.imsglobal.org/spec/lti/claim/resource_link") or {}
+    return {
+        "game": str(custom["game"]),
+        "table_size": players,
+        "bot": str(custom.get("bot") or "") or None,
+        "options": options,
+        "title": str(link.get("title") or "")[:100],
+    }
+
+
+def lesson_for(launch: Launch) -> str:
+    """The lesson of the launch's resource link (made when there is none alive)."""
+    assert launch.resource_link_id is not None
+    link = grades.link_key(launch.platform.platform_id, launch.context_id, launch.resource_link_id)
+    client = _redis()
+    found = client.get(_lesson_key(link))
+    if found is not None and seating.store().lesson(found.decode()) is not None:
+        return str(found.decode())
+    try:
+        lesson_id, _, _ = seating.create(
+            _config(launch), launch.platform.operator, platforms.base_url()
+        )
+    except Problem as err:
+        raise Refused(err.code, err.detail, status=err.status, platform=launch.platform) from None
+    ttl = seating.results_ttl()
+    # two first launches at once: the first lesson kept is everyone's (the other expires)
+    if found is None and not client.set(_lesson_key(link), lesson_id, nx=True, ex=ttl):
+        kept = client.get(_lesson_key(link))
+        return str(kept.decode()) if kept else lesson_id
+    if found is not None:
+        client.set(_lesson_key(link), lesson_id, ex=ttl)
+    ags = launch.claims.get(AGS_CLAIM)
+    nrps = launch.claims.get(NRPS_CLAIM)
+    grading = {
+        "platform_id": launch.platform.platform_id,
+        "link": link,
+        "lineitem": ags.get("lineitem") if isinstance(ags, dict) else None,
+        "memberships": nrps.get("context_memberships_url") if isinstance(nrps, dict) else None,
+    }
+    client.set(_grading_key(lesson_id), orjson.dumps(grading), ex=ttl)
+    return lesson_id
+
+
+def _name(launch: Launch) -> str:
+    claims = launch.claims
+    for given in (claims.get("name"), claims.get("given_name")):
+        if isinstance(given, str) and codes.display_name(given):
+            return str(codes.display_name(given))
+    return "Student"
+
+
+def _framed(url: str, launch: Launch) -> str:
+    path, _, fragment = url.partition("#")
+    query = f"lti={quote(launch.platform.platform_id)}"
+    return f"{path}{'&' if '?' in path else '?'}{query}" + (f"#{fragment}" if fragment else "")
+
+
+def land(launch: Launch) -> BaseResponse:
+    lesson_id = lesson_for(launch)
+    if launch.teaches:
+        page = f"/play/lessons/{lesson_id}#token={quote(teacher_token(lesson_id), safe='')}"
+        return redirect(_framed(page, launch), code=303)
+    if launch.sub is None:
+        raise Refused(
+            "anonymous_launch",
+            "The LMS sent this launch without a user: a student plays signed in.",
+            platform=launch.platform,
+        )
+    identity = f"lti:{launch.platform.platform_id}:{launch.sub}"
+    name = _name(launch)
+    try:
+        seat = seating.join(lesson_id, identity, name)
+    except Problem as err:
+        if err.code != "name_taken":
+            raise Refused(
+                err.code, err.detail, status=err.status, platform=launch.platform
+            ) from None
+        # two students the LMS names alike: the second is told apart by a short tag
+        tag = hashlib.sha256(identity.encode()).hexdigest()[:4]
+        seat = seating.join(lesson_id, identity, f"{name[: codes.NAME_MAX - 5]} {tag}")
+    client = _redis()
+    client.hset(_students_key(lesson_id), f"{seat.table}/{seat.seat}", launch.sub)
+    client.expire(_students_key(lesson_id), seating.results_ttl())
+    return redirect(_framed(seat.seat_url, launch), code=303)
+
+
+def table_over(lesson_id: str, result: dict[str, Any]) -> None:
+    """A lesson's table ended: each LMS student at it is sent their score."""
+    if result.get("ended") != "finished":
+        return  # a table the teacher ended has no final places
+    client = _redis()
+    raw = client.get(_grading_key(lesson_id))
+    if raw is None:
+        return
+    grading = orjson.loads(raw)
+    if not grading.get("lineitem"):
+        return  # the platform gave no line item for this link: nothing to grade
+    students = {k.decode(): v.decode() for k, v in client.hgetall(_students_key(lesson_id)).items()}
+    seats = result.get("seats") or []
+    lesson = seating.store().lesson(lesson_id)
+    game = lesson["config"]["game"] if lesson else ""
+    title = seating.games()[game].info.title if game in seating.games() else game
+    for entry in seats:
+        sub = students.get(f"{result['table']}/{entry['seat']}")
+        if sub is None or entry.get("place") is None:
+            continue
+        place, count = int(entry["place"]), len(seats)
+        grades.send(
+            grades.Grade(
+                platform_id=grading["platform_id"],
+                lineitem=grading["lineitem"],
+                user_id=sub,
+                score_given=grades.score_for(place, count),
+                comment=f"Place {place} of {count} at {title}.",
+                link=grading["link"],
+            )
+        )
