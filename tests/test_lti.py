@@ -282,19 +282,19 @@ def test_launches_open_the_links_lesson_and_scores_reach_the_platform(tool: Any,
     # a second instructor launch of the same link lands on the same lesson
     again = launch(lms, user="teacher-2", role="instructor", custom=custom, link="rl-9")
     assert again.headers["Location"].split("?")[0] == lesson_page.split("?")[0]
-    seats = []
-    first_seat_page = ""
+    waiting = []
     for user in ("student-a", "student-b"):
         joined = launch(lms, user=user, role="learner", custom=custom, link="rl-9")
-        assert joined.status_code == 303, joined.text
-        seat_page = joined.headers["Location"]
-        assert "?lti=" in seat_page and "#token=" in seat_page
-        _, slug, sid, _, seat = seat_page.split("#")[0].split("?")[0].split("/")[1:6]
-        seats.append((sid, int(seat), _fragment_token(seat_page)))
-        first_seat_page = first_seat_page or seat_page
-    # a student who launches again gets the same seat, never a second one
+        # the table is dealt when the teacher starts: the student waits on a page that
+        # looks again by itself
+        assert joined.status_code == 200, joined.text
+        assert "Waiting for your table" in joined.text
+        waiting.append(joined.text.split(";url=")[1].split('"')[0])
+    # a student who launches again keeps their seat: the same table, never a second one
     back = launch(lms, user="student-a", role="learner", custom=custom, link="rl-9")
-    assert back.headers["Location"].split("#")[0] == first_seat_page.split("#")[0]
+    assert "seat at table 1" in back.text
+    still = requests.get(f"{base}{waiting[0]}", timeout=10, allow_redirects=False)
+    assert still.status_code == 200 and "Waiting for your table" in still.text
     token = _fragment_token(lesson_page)
     started = requests.post(
         f"{base}/v1/lessons/{lesson_id}/start",
@@ -302,6 +302,26 @@ def test_launches_open_the_links_lesson_and_scores_reach_the_platform(tool: Any,
         timeout=10,
     )
     assert started.status_code == 200, started.text
+    seats = []
+    for ticket in waiting:
+        opened = requests.get(f"{base}{ticket}", timeout=10, allow_redirects=False)
+        assert opened.status_code == 303, opened.text
+        seat_page = opened.headers["Location"]
+        assert "?lti=" in seat_page and "#token=" in seat_page
+        _, slug, sid, _, seat = seat_page.split("#")[0].split("?")[0].split("/")[1:6]
+        seats.append((sid, int(seat), _fragment_token(seat_page)))
+    # the ticket is spent once the seat is opened
+    spent = requests.get(f"{base}{waiting[0]}", timeout=10, allow_redirects=False)
+    assert spent.status_code == 401 and refused_code(spent) == "seat_wait_expired"
+    # a student who launches once the table is dealt goes straight to the seat page
+    again_a = launch(lms, user="student-a", role="learner", custom=custom, link="rl-9")
+    assert again_a.status_code == 303
+    assert (
+        again_a.headers["Location"]
+        .split("#")[0]
+        .split("?")[0]
+        .endswith(f"/{seats[0][0]}/seat/{seats[0][1]}")
+    )
     play_to_end(base, slug, seats)
     with app.app_context():
         _run_until(app, lambda: len(lms.scores) == 2, seconds=30)

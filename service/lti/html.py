@@ -14,6 +14,7 @@ from flask import Response
 
 STYLE = "/lti/assets/lti.css"
 AUTOPOST = "/lti/assets/autopost.js"
+WAIT_SECONDS = 3
 
 
 def policy(frame_origins: Iterable[str] = (), form_origins: Iterable[str] = ()) -> str:
@@ -41,9 +42,13 @@ def page(
     frame_origins: Iterable[str] = (),
     form_origins: Iterable[str] = (),
     script: bool = False,
+    refresh: str = "",
 ) -> Response:
-    """A whole page; ``body`` is HTML already escaped by its maker."""
+    """A whole page; ``body`` is HTML already escaped by its maker; ``refresh``: a path
+    of this service the page goes to after a few seconds (no script needed)."""
     scripts = f'<script src="{AUTOPOST}" defer></script>' if script else ""
+    if refresh:
+        scripts += f'<meta http-equiv="refresh" content="{WAIT_SECONDS};url={escape(refresh)}">'
     html = (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'

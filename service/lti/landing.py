@@ -7,7 +7,10 @@ has expired. An instructor lands on its lesson page (the teacher token in the UR
 fragment); a learner joins it with the LMS identity (``sub``, opaque: the lesson keeps
 a digest of it) and the name the LMS shares, and lands on their seat page (the seat
 credential in the fragment). Both pages are opened with ``?lti=<platform id>`` so that
-they may be framed by that platform (:func:`service.pages.frame_origins`).
+they may be framed by that platform (:func:`service.pages.frame_origins`). A student
+whose table is not dealt yet (it is, when full or when the teacher starts) waits on a
+page of the tool that looks again every few seconds (no script: a meta refresh to a
+one-time ticket kept in Redis) and then opens the seat page.
 
 For grades, the lesson remembers the launch's line item (the AGS claim's ``lineitem``)
 and which seat each LMS user sits in; when a table ends, :func:`table_over` sends each
@@ -17,6 +20,7 @@ of them their score (:mod:`service.lti.grades`).
 from __future__ import annotations
 
 import hashlib
+import secrets
 from typing import Any
 from urllib.parse import quote
 
@@ -27,7 +31,8 @@ from werkzeug.wrappers import Response as BaseResponse
 from ..lessons import codes, seating
 from ..lessons.blueprint import teacher_token
 from ..problems import Problem
-from . import grades, platforms
+from ..sessions import flow
+from . import grades, html, platforms
 from .keys import _prefix, _redis
 from .launch import AGS_CLAIM, NRPS_CLAIM, Launch, Refused
 
@@ -141,7 +146,52 @@ def land(launch: Launch) -> BaseResponse:
     client = _redis()
     client.hset(_students_key(lesson_id), f"{seat.table}/{seat.seat}", launch.sub)
     client.expire(_students_key(lesson_id), seating.results_ttl())
-    return redirect(_framed(seat.seat_url, launch), code=303)
+    target = _framed(seat.seat_url, launch)
+    if flow.store().listing(seat.session_id) is not None:
+        return redirect(target, code=303)
+    # the table is dealt when it is full or the teacher starts: wait on a page of ours
+    ticket = secrets.token_urlsafe(24)
+    kept = {"seat_url": target, "session_id": seat.session_id, "table": seat.table}
+    kept["platform_id"] = launch.platform.platform_id
+    client.set(_wait_key(ticket), orjson.dumps(kept), ex=seating.ttl())
+    return waiting(ticket, kept, launch.platform.origins())
+
+
+def _wait_key(ticket: str) -> str:
+    return f"{_prefix()}lti:wait:{hashlib.sha256(ticket.encode()).hexdigest()[:40]}"
+
+
+def waiting(ticket: str, kept: dict[str, Any], origins: list[str]) -> BaseResponse:
+    body = (
+        f'<p role="status">You have a seat at table {int(kept["table"]) + 1}. Your table '
+        "starts when it is full or when your teacher starts the lesson; this page then "
+        "opens your seat by itself.</p>"
+    )
+    return html.page(
+        "Waiting for your table", body, frame_origins=origins, refresh=f"/lti/seat/{ticket}"
+    )
+
+
+def seat_when_dealt(ticket: str) -> BaseResponse:
+    """The waiting page's next look: the seat page once the table is dealt (the ticket
+    is then spent), else the waiting page again."""
+    client = _redis()
+    key = _wait_key(ticket) if 0 < len(ticket) < 100 else None
+    raw = client.get(key) if key else None
+    if raw is None or key is None:
+        raise Refused(
+            "seat_wait_expired",
+            "This waiting page has expired or was already used; open the activity again "
+            "from your course to get back to your seat.",
+            status=401,
+        )
+    kept = orjson.loads(raw)
+    platform = platforms.get(kept["platform_id"])
+    origins = platform.origins() if platform else []
+    if flow.store().listing(kept["session_id"]) is None:
+        return waiting(ticket, kept, origins)
+    client.delete(key)
+    return redirect(kept["seat_url"], code=303)
 
 
 def table_over(lesson_id: str, result: dict[str, Any]) -> None:

@@ -117,6 +117,13 @@ def make_blueprint() -> Blueprint:
         )
         return html.page("Registered", body, frame_origins=platform.origins(), script=True)
 
+    @blp.get("/seat/<ticket>")
+    def seat(ticket: str) -> BaseResponse:
+        try:
+            return landing.seat_when_dealt(ticket)
+        except Refused as err:
+            return _refused(err)
+
     @blp.get("/assets/<name>")
     def asset(name: str) -> BaseResponse:
         path = ASSETS / name
