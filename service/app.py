@@ -199,6 +199,7 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
     components.schema("OperatorSessionList", SESSION_LIST)
     for name, schema in lti_platforms.SCHEMAS.items():
         components.schema(name, schema)
+    components.schema("LessonLti", lti_api.LESSON_LTI)
     for unused in ("PaginationMetadata", "Error"):  # flask-smorest's defaults, unused here
         components.schemas.pop(unused, None)
     install_error_handlers(app)
@@ -208,6 +209,7 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
     api.register_blueprint(make_catalogue(apis))
     api.register_blueprint(operator_blueprint())
     api.register_blueprint(lti_api.make_blueprint())
+    api.register_blueprint(lti_api.make_lesson_blueprint())
     for name, schema in LESSON_COMPONENTS.items():
         components.schema(name, schema)
     api.register_blueprint(lessons_blueprint())

@@ -293,6 +293,22 @@ def test_launches_open_the_links_lesson_and_scores_reach_the_platform(tool: Any,
     # a student who launches again keeps their seat: the same table, never a second one
     back = launch(lms, user="student-a", role="learner", custom=custom, link="rl-9")
     assert "seat at table 1" in back.text
+    # the lesson's LTI side: the course's learners not joined yet, read through NRPS
+    lms.roster = [
+        {"user_id": u, "name": n, "roles": [LEARNER]}
+        for u, n in (("student-a", "Ada"), ("student-b", "Bo"), ("student-c", "Cy"))
+    ] + [{"user_id": "teacher-1", "name": "T", "roles": [INSTRUCTOR]}]
+    teacher_auth = {"Authorization": f"Bearer {_fragment_token(lesson_page)}"}
+    side = requests.get(f"{base}/v1/lessons/{lesson_id}/lti", headers=teacher_auth, timeout=10)
+    assert side.status_code == 200, side.text
+    assert side.json()["roster"] == {
+        "available": True,
+        "not_joined": [{"name": "Cy"}],
+        "error": None,
+    }
+    assert side.json()["grades"] == []
+    nobody = requests.get(f"{base}/v1/lessons/{lesson_id}/lti", timeout=10)
+    assert nobody.status_code == 401
     still = requests.get(f"{base}{waiting[0]}", timeout=10, allow_redirects=False)
     assert still.status_code == 200 and "Waiting for your table" in still.text
     token = _fragment_token(lesson_page)
@@ -325,6 +341,9 @@ def test_launches_open_the_links_lesson_and_scores_reach_the_platform(tool: Any,
     play_to_end(base, slug, seats)
     with app.app_context():
         _run_until(app, lambda: len(lms.scores) == 2, seconds=30)
+    sent = requests.get(f"{base}/v1/lessons/{lesson_id}/lti", headers=teacher_auth, timeout=10)
+    assert [g["status"] for g in sent.json()["grades"]] == ["sent", "sent"]
+    assert {g["name"] for g in sent.json()["grades"]} == {"User student-a", "User student-b"}
     results = requests.get(
         f"{base}/v1/lessons/{lesson_id}/results",
         headers={"Authorization": f"Bearer {token}"},

@@ -7,11 +7,13 @@ from typing import Any
 from flask import Response
 from flask.views import MethodView
 
-from ..docs import BODY_ERRORS, OPERATOR, merge, operation
+from ..docs import AS_TEACHER, BODY_ERRORS, OPERATOR, merge, operation
 from ..jsonio import json_response
+from ..lessons.blueprint import TEACHER_ERRORS, teacher
 from ..operators import AUTH_ERRORS, iso, the_operator
 from ..parsing import ApiBlueprint as Blueprint
-from . import registration
+from ..problems import Problem
+from . import landing, registration
 from .platforms import REDIS, PlatformRequest, add, base_url, listed, owned, remove, wire
 
 
@@ -111,5 +113,115 @@ def make_blueprint() -> Blueprint:
             me = the_operator()
             url, expires_ms = registration.new_link(me, base_url())
             return json_response({"registration_url": url, "expires": iso(expires_ms)}, status=201)
+
+    return blp
+
+
+LESSON_LTI = {
+    "type": "object",
+    "description": "A lesson opened from an LMS: who has not joined, and the grades sent.",
+    "properties": {
+        "platform": {
+            "type": ["string", "null"],
+            "description": "The LMS's name; null if its registration was deleted.",
+        },
+        "roster": {
+            "type": "object",
+            "description": "The course's learners (LTI Names and Role Provisioning).",
+            "properties": {
+                "available": {
+                    "type": "boolean",
+                    "description": "Whether the LMS's roster was read.",
+                },
+                "not_joined": {
+                    "type": "array",
+                    "description": "Active learners of the course not seated in the lesson.",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "name": {"type": "string", "description": "As the LMS shares it."}
+                        },
+                        "required": ["name"],
+                        "additionalProperties": False,
+                    },
+                },
+                "error": {
+                    "type": ["string", "null"],
+                    "description": "Why the roster could not be read, if it could not.",
+                },
+            },
+            "required": ["available", "error", "not_joined"],
+            "additionalProperties": False,
+        },
+        "grades": {
+            "type": "array",
+            "description": "Every grade sent to the LMS for this activity, oldest first.",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "name": {
+                        "type": ["string", "null"],
+                        "description": "The student's name in the lesson.",
+                    },
+                    "score": {
+                        "type": "number",
+                        "minimum": 0,
+                        "maximum": 100,
+                        "description": "Out of 100.",
+                    },
+                    "status": {
+                        "type": "string",
+                        "enum": ["pending", "sent", "failed"],
+                        "description": "Sent (accepted), being tried, or given up.",
+                    },
+                    "attempts": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "maximum": 100,
+                        "description": "Attempts made so far.",
+                    },
+                    "last_error": {
+                        "type": ["string", "null"],
+                        "description": "What went wrong at the last attempt, if anything.",
+                    },
+                },
+                "required": ["attempts", "last_error", "name", "score", "status"],
+                "additionalProperties": False,
+            },
+        },
+    },
+    "required": ["grades", "platform", "roster"],
+    "additionalProperties": False,
+}
+
+
+def make_lesson_blueprint() -> Blueprint:
+    blp = Blueprint(
+        "lti_lessons",
+        __name__,
+        url_prefix="/v1/lessons",
+        description="A lesson opened from an LMS (LTI).",
+    )
+
+    @blp.route("/<lesson_id>/lti")
+    class LessonLti(MethodView):
+        @blp.response(200, {"$ref": "#/components/schemas/LessonLti"})
+        @operation(blp, "getLessonLti", TEACHER_ERRORS, security=AS_TEACHER)
+        def get(self, lesson_id: str) -> Any:
+            """What the LMS says of a lesson opened from it.
+
+            The course's learners who have not joined yet (read from the LMS now,
+            through LTI Names and Role Provisioning), and every grade sent to the
+            LMS's grade book, with its attempts. `404 lesson_not_found` for a lesson
+            not opened from an LMS.
+            """
+            teacher(lesson_id)
+            found = landing.overview(lesson_id)
+            if found is None:
+                raise Problem(
+                    "lesson_not_found",
+                    f"Lesson {lesson_id!r} was not opened from an LMS (LTI).",
+                )
+            return json_response(found)
 
     return blp

@@ -71,6 +71,7 @@ class Grade:
     score_given: float
     comment: str
     link: str  # the resource link's key (:func:`link_key`)
+    name: str = ""  # the student's display name in the lesson, for the teacher's view
 
 
 def link_key(platform_id: str, context_id: str | None, resource_link_id: str) -> str:

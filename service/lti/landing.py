@@ -33,6 +33,7 @@ from ..lessons.blueprint import teacher_token
 from ..problems import Problem
 from ..sessions import flow
 from . import grades, html, platforms
+from .http import PlatformUnreachable
 from .keys import _prefix, _redis
 from .launch import AGS_CLAIM, NRPS_CLAIM, Launch, Refused
 
@@ -223,5 +224,45 @@ def table_over(lesson_id: str, result: dict[str, Any]) -> None:
                 score_given=grades.score_for(place, count),
                 comment=f"Place {place} of {count} at {title}.",
                 link=grading["link"],
+                name=str(entry.get("name") or ""),
             )
         )
+
+
+def overview(lesson_id: str) -> dict[str, Any] | None:
+    """The LTI side of a lesson for its teacher (``None``: not an LTI lesson): the
+    course's learners who have not joined (NRPS), and every grade sent (AGS)."""
+    client = _redis()
+    raw = client.get(_grading_key(lesson_id))
+    if raw is None:
+        return None
+    grading = orjson.loads(raw)
+    platform = platforms.get(grading["platform_id"])
+    joined = {v.decode() for v in client.hvals(_students_key(lesson_id))}
+    roster: dict[str, Any] = {"available": False, "not_joined": [], "error": None}
+    if platform is not None and grading.get("memberships"):
+        try:
+            learners = grades.learners(platform, grading["memberships"])
+            roster["available"] = True
+            roster["not_joined"] = [
+                {"name": m["name"] or "(no name shared)"}
+                for m in learners
+                if m["user_id"] not in joined
+            ]
+        except PlatformUnreachable as err:
+            roster["error"] = f"The LMS's roster could not be read: {err}."
+    sent = [
+        {
+            "name": g.get("name") or None,
+            "score": g["score_given"],
+            "status": g["status"],
+            "attempts": len(g["attempts"]),
+            "last_error": (g["attempts"][-1]["error"] if g["attempts"] else None),
+        }
+        for g in grades.log(grading["link"])
+    ]
+    return {
+        "platform": platform.name if platform else None,
+        "roster": roster,
+        "grades": sent,
+    }
