@@ -15,7 +15,7 @@ import orjson
 import pytest
 
 from .browser import PHONE, Console, axe_violations, browser, needs_chromium, screenshot
-from .lti_platform import Lms, make_platform, serving
+from .lti_platform import LEARNER, Lms, make_platform, serving
 from .test_lti import _run_until, play_to_end, register, tool
 
 __all__ = ["browser", "tool"]  # the shared fixtures
@@ -119,6 +119,10 @@ def test_a_class_plays_from_inside_the_lms_and_the_scores_reach_its_gradebook(
     frame.get_by_role("button", name="Add to the course").click()
     frame.get_by_text("Added to the course.").wait_for()
     custom = orjson.dumps(lms.content_items[0]["custom"]).decode()
+    lms.roster = [
+        {"user_id": u, "name": n, "roles": [LEARNER]}
+        for u, n in (("student-a", "Ada"), ("student-b", "Bo"), ("student-c", "Cy"))
+    ]
     # the teacher opens it: the lesson page, inside the LMS
     teacher_went: list[str] = []
     _launched(page, teacher_went)
@@ -126,6 +130,8 @@ def test_a_class_plays_from_inside_the_lms_and_the_scores_reach_its_gradebook(
     frame.get_by_role("heading", name="A game").wait_for()
     frame.get_by_text("No student has joined yet.").wait_for()
     assert "/play/lessons/" in teacher_went[0]
+    # the course's learners not joined yet, from the LMS's roster (NRPS)
+    frame.get_by_text("Not joined yet (3):").wait_for()
     # two students open it from the course: each lands on a seat page inside the LMS
     students = []
     for user in ("student-a", "student-b"):
@@ -139,6 +145,8 @@ def test_a_class_plays_from_inside_the_lms_and_the_scores_reach_its_gradebook(
         waiting.get_by_role("heading", name="Waiting for your table").wait_for()
         students.append((student, went))
         screenshot(student, f"lti-waiting-{user}")
+    frame.get_by_text("Not joined yet (1):").wait_for()
+    frame.locator(".not-joined").get_by_text("Cy", exact=True).wait_for()
     # the teacher starts the lesson: bots fill the table
     frame.get_by_role("button", name="Start now").click()
     frame.locator(".lesson-table-playing").wait_for()
@@ -154,6 +162,13 @@ def test_a_class_plays_from_inside_the_lms_and_the_scores_reach_its_gradebook(
     with app.app_context():
         _run_until(app, lambda: len(lms.scores) == 2, seconds=30)
     assert {s["userId"] for s in lms.scores} == {"student-a", "student-b"}
+    # the teacher sees the grades sent
+    page.reload()
+    sent = frame.get_by_role("table", name="Grades sent to the LMS (out of 100)")
+    sent.wait_for()
+    assert sent.get_by_role("cell", name="sent", exact=True).count() == 2
+    assert axe_violations(tool_frame(page, "/play/lessons/")) == []
+    screenshot(page, "lti-lesson-page")
     assert all(50 <= s["scoreGiven"] <= 100 for s in lms.scores)
     assert teacher.cookies() == []
     assert console.unexpected() == []
