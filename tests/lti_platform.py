@@ -42,6 +42,7 @@ from werkzeug.serving import make_server
 INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
 LEARNER = "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"
 DEPLOYMENT_CLAIM = "https://purl.imsglobal.org/spec/lti/claim/deployment_id"
+MESSAGE_CLAIM = "https://purl.imsglobal.org/spec/lti/claim/message_type"
 
 
 def _pem_pair() -> tuple[str, str]:
@@ -263,6 +264,12 @@ def make_platform(lms: Lms) -> Flask:
             launch.set_extra_claims({"aud": "another-tool", "azp": "another-tool"})
         if lms.tamper == "unknown_deployment":
             launch.set_extra_claims({DEPLOYMENT_CLAIM: "dep-unknown"})
+        if lms.tamper == "wrong_issuer":
+            launch.set_extra_claims({"iss": "https://another-lms.example"})
+        if lms.tamper == "old_version":
+            launch.set_extra_claims({"https://purl.imsglobal.org/spec/lti/claim/version": "1.1"})
+        if lms.tamper == "unknown_message":
+            launch.set_extra_claims({MESSAGE_CLAIM: "LtiSubmissionReviewRequest"})
         return launch.lti_launch()
 
     @app.post("/deep-link-return")

@@ -18,7 +18,7 @@ import requests
 
 import service
 from service.app import in_context
-from service.lti import grades
+from service.lti import grades, landing
 from service.lti import keys as tool_keys
 from service.lti import platforms as tool_platforms
 
@@ -374,20 +374,43 @@ def test_a_link_without_a_chosen_game_is_refused(tool: Any, lms: Lms) -> None:
         ("wrong_audience", 401, "wrong_audience"),
         ("expired", 401, "launch_expired_token"),
         ("unknown_deployment", 403, "unknown_deployment"),
+        ("wrong_issuer", 401, "wrong_issuer"),
+        ("old_version", 401, "unsupported_message"),
+        ("unknown_message", 401, "unsupported_message"),
     ],
 )
-def test_a_broken_launch_is_refused_with_a_clear_page(
+def test_a_broken_launch_is_refused_with_a_clear_page_and_nothing_created(
     tool: Any, lms: Lms, tamper: str, status: int, code: str
 ) -> None:
-    register(tool[1], lms)
+    app, base = tool
+    found = register(base, lms)
     lms.tamper = tamper
-    answer = launch(lms, user="t-1", role="instructor", kind="deep")
-    assert answer.status_code == status, answer.text
-    assert refused_code(answer) == code
-    assert "Nothing was created" in answer.text
-    assert answer.headers["Content-Type"].startswith("text/html")
-    # the refusal is shown in the LMS's frame
-    assert lms.base in answer.headers["Content-Security-Policy"]
+    custom = {"game": "metal-vs-nonmetal", "players": "4", "bot": "greedy", "options": "{}"}
+    for role in ("instructor", "learner"):
+        answer = launch(lms, user="u-1", role=role, custom=custom, link=f"rl-{tamper}")
+        assert answer.status_code == status, answer.text
+        assert refused_code(answer) == code
+        assert "Nothing was created" in answer.text
+        assert answer.headers["Content-Type"].startswith("text/html")
+        # the refusal is shown in the LMS's frame
+        assert lms.base in answer.headers["Content-Security-Policy"]
+    with app.app_context():
+        link = grades.link_key(found["platform_id"], "course-1", f"rl-{tamper}")
+        assert tool_keys._redis().get(landing._lesson_key(link)) is None  # no lesson
+    assert lms.scores == [] and lms.content_items == []
+
+
+def test_a_page_names_a_platform_to_be_framed_by_it_only_if_it_is_registered(
+    tool: Any, lms: Lms
+) -> None:
+    _, base = tool
+    found = register(base, lms)
+    framed = requests.get(f"{base}/play?lti={found['platform_id']}", timeout=10)
+    assert f"frame-ancestors {lms.base}" in framed.headers["Content-Security-Policy"]
+    for unknown in ("plt_nobody", "x" * 80):
+        page = requests.get(f"{base}/play?lti={unknown}", timeout=10)
+        assert "frame-ancestors 'none'" in page.headers["Content-Security-Policy"]
+        assert page.headers["X-Frame-Options"] == "DENY"
 
 
 def test_a_replayed_launch_is_refused(tool: Any, lms: Lms) -> None:
