@@ -13,9 +13,11 @@ from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response as BaseResponse
 
 from ..jsonio import json_response
+from ..problems import Problem
 from . import deeplink, html, keys, landing, launch, platforms, registration
 from .launch import Refused
 
+FORMS = ("application/x-www-form-urlencoded", "multipart/form-data", "")
 ASSETS = Path(__file__).resolve().parent.parent / "static" / "lti"
 
 
@@ -37,6 +39,17 @@ def _form() -> dict[str, str]:
 
 def make_blueprint() -> Blueprint:
     blp = Blueprint("lti", __name__, url_prefix="/lti")
+
+    @blp.before_request
+    def _forms_only() -> None:
+        # an LMS and the pages post HTML forms; any other body is a client's mistake,
+        # told as the rest of the service tells it
+        if request.method == "POST" and request.mimetype not in FORMS:
+            raise Problem(
+                "unsupported_media_type",
+                "This LTI endpoint takes the HTML form an LMS (or this tool's page) posts, "
+                "as application/x-www-form-urlencoded.",
+            )
 
     @blp.get("/jwks.json")
     def jwks() -> BaseResponse:
