@@ -390,6 +390,8 @@ def kind() -> str | None:
     if rule is None:
         return None
     path, method = rule.rule, request.method
+    if path in ("/lti/login", "/lti/launch"):
+        return "joins"  # each keeps a state or spends a nonce in Redis: a class's budget
     if not path.startswith("/v1/") or path.startswith("/v1/games") or "/operator/" in path:
         return None
     if method == "GET":

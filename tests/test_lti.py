@@ -438,6 +438,25 @@ def test_a_launch_from_an_unknown_platform_or_without_state_is_refused(tool: Any
     assert empty.status_code == 400 and refused_code(empty) == "launch_incomplete"
 
 
+def test_lti_logins_and_launches_draw_on_the_joins_budget(redis_url: str) -> None:
+    app = service.create_app(
+        make_settings(
+            KEY_A,
+            redis_url=redis_url,
+            redis_key_prefix=TEST_PREFIX + "lti-limits:",
+            rate_limits_enabled=True,
+            rate_limit_joins="2 per minute",
+        )
+    )
+    with app.test_client() as c:
+        assert c.get("/lti/login").status_code == 400
+        assert c.post("/lti/launch", data={}).status_code == 400
+        refused = c.get("/lti/login")
+        assert refused.status_code == 429 and refused.get_json()["code"] == "rate_limited"
+        # the key set and the waiting page are not limited
+        assert c.get("/lti/jwks.json").status_code == 200
+
+
 def test_roles_other_than_teaching_ones_are_learners() -> None:
     from service.lti.launch import Launch
 
