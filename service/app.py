@@ -23,6 +23,11 @@ from .lessons import seating
 from .lessons.blueprint import make_blueprint as lessons_blueprint
 from .lessons.schemas import COMPONENTS as LESSON_COMPONENTS
 from .limits import install as install_limits
+from .lti import api as lti_api
+from .lti import grades as lti_grades
+from .lti import landing as lti_landing
+from .lti import platforms as lti_platforms
+from .lti.routes import make_blueprint as lti_blueprint
 from .meta_blueprint import health, make_catalogue, swagger_assets, version
 from .operations import blueprints
 from .operators import SESSION, SESSION_LIST, Operators
@@ -157,8 +162,10 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
         due = DueWork(backend, settings.redis_key_prefix, lease_ms=settings.due_lease_ms)
         realtime.install(due)
         deliveries.install(due)
+        lti_grades.install(due)
         due.handlers[seating.END_KIND] = seating.end_due
         app.extensions["chemgames.lesson_listener"] = seating.on_commit
+        app.extensions["chemgames.table_over"] = [lti_landing.table_over]
         app.extensions["chemgames.due"] = due
     apis = game_apis()
     app.extensions["chemgames.games"] = apis
@@ -167,6 +174,8 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
     def _require_json() -> None:
         # a method the URL does not have is 405 (routing decides), not 415
         if request.routing_exception is not None or request.method not in {"POST", "PUT"}:
+            return
+        if request.blueprint == "lti":  # an LMS posts forms (service/lti/routes.py)
             return
         has_body = (request.content_length or 0) > 0 or "chunked" in request.headers.get(
             "Transfer-Encoding", ""
@@ -204,6 +213,9 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
     components.schema("DeliveryLog", callbacks.DELIVERY_LOG)
     components.schema("OperatorSession", SESSION)
     components.schema("OperatorSessionList", SESSION_LIST)
+    for name, schema in lti_platforms.SCHEMAS.items():
+        components.schema(name, schema)
+    components.schema("LessonLti", lti_api.LESSON_LTI)
     for unused in ("PaginationMetadata", "Error"):  # flask-smorest's defaults, unused here
         components.schemas.pop(unused, None)
     install_error_handlers(app)
@@ -212,6 +224,8 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
     api.register_blueprint(health)
     api.register_blueprint(make_catalogue(apis))
     api.register_blueprint(operator_blueprint())
+    api.register_blueprint(lti_api.make_blueprint())
+    api.register_blueprint(lti_api.make_lesson_blueprint())
     for name, schema in LESSON_COMPONENTS.items():
         components.schema(name, schema)
     api.register_blueprint(lessons_blueprint())
@@ -246,6 +260,7 @@ def _pages(app: Flask) -> None:
     """The routes a person's browser asks for, outside the contract: the front page
     (links to the games and the docs), the games' pages under /play, the docs."""
     app.register_blueprint(pages_blueprint())
+    app.register_blueprint(lti_blueprint())
 
     @app.get("/docs/")
     def _docs_slash() -> BaseResponse:

@@ -128,6 +128,12 @@ class Settings:
     # school of 30 devices with a few streams each fits an address's
     sse_max_streams_per_address: int = 150
     sse_max_streams_per_operator: int = 400
+    # LTI 1.3 (service/lti/): the tool's signing keys from PEM files (the first signs,
+    # all are published); without them the keys are made and kept in Redis, sealed
+    lti_key_files: tuple[str, ...] = ()
+    # a key added by rotation is published this long before it signs (platforms cache
+    # a tool's key set)
+    lti_key_publish_seconds: int = 3600
     # lessons (service/lessons/): results kept this long after the tables' sessions;
     # wrong join codes an address may send per window before its joins are refused
     lesson_retention_seconds: int = 7 * 86400
@@ -192,6 +198,8 @@ class Settings:
             sse_max_streams=int(env.get("SSE_MAX_STREAMS", 500)),
             sse_max_streams_per_address=int(env.get("SSE_MAX_STREAMS_PER_ADDRESS", 150)),
             sse_max_streams_per_operator=int(env.get("SSE_MAX_STREAMS_PER_OPERATOR", 400)),
+            lti_key_files=_split(env.get("LTI_KEY_FILES")),
+            lti_key_publish_seconds=int(env.get("LTI_KEY_PUBLISH_SECONDS", 3600)),
             lesson_retention_seconds=int(env.get("LESSON_RETENTION_SECONDS", 7 * 86400)),
             lesson_join_misses=int(env.get("LESSON_JOIN_MISSES", 20)),
             lesson_join_window_seconds=int(env.get("LESSON_JOIN_WINDOW_SECONDS", 600)),

@@ -471,9 +471,9 @@ def kind() -> str | None:
 
     Everything but the health probes and static assets draws on one: moves on
     ``moves``, deals, records, replays and new lessons on ``setup``, event streams on
-    ``streams``, a student's join on ``joins``, and every other request (views, legal
-    moves, scores, the catalogue, the operator's endpoints, lessons' reads and
-    controls, the pages and the docs) on ``reads``.
+    ``streams``, a student's join and an LTI login or launch on ``joins``, and every
+    other request (views, legal moves, scores, the catalogue, the operator's endpoints,
+    lessons' reads and controls, the pages and the docs) on ``reads``.
     """
     rule = request.url_rule
     if rule is None or request.method == "OPTIONS":
@@ -481,6 +481,8 @@ def kind() -> str | None:
     path, method = rule.rule, request.method
     if path in UNLIMITED or "/assets/" in path:
         return None
+    if path in ("/lti/login", "/lti/launch"):
+        return "joins"  # each keeps a state or spends a nonce in Redis: a class's budget
     if not path.startswith("/v1/") or path.startswith(READS):
         return "reads"
     if method in ("GET", "HEAD"):

@@ -28,6 +28,7 @@ from flask import Blueprint, Response, current_app, request, send_file
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response as BaseResponse
 
+from .lti import platforms as lti_platforms
 from .problems import Problem
 
 BUILT = Path(__file__).resolve().parent / "static" / "play"
@@ -86,6 +87,16 @@ def _page(name: str) -> tuple[bytes, str]:
     return data, hashlib.sha256(data).hexdigest()[:32]
 
 
+def frame_origins() -> list[str]:
+    """The origins that may frame this page: none, or, for a page an LTI launch opened
+    (``?lti=<platform id>``), that registered platform's (service/lti/landing.py)."""
+    platform_id = request.args.get("lti")
+    if not platform_id or "chemgames.redis" not in current_app.extensions:
+        return []
+    found = lti_platforms.get(platform_id)
+    return found.origins() if found is not None else []
+
+
 def _send_page(name: str) -> BaseResponse:
     try:
         data, tag = _page(name)
@@ -93,6 +104,12 @@ def _send_page(name: str) -> BaseResponse:
         raise NotFound() from None
     resp = Response(data, mimetype="text/html")
     resp.headers.update(PAGE_HEADERS)
+    framers = frame_origins()
+    if framers:
+        resp.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY.replace(
+            "frame-ancestors 'none'", "frame-ancestors " + " ".join(framers)
+        )
+        del resp.headers["X-Frame-Options"]
     resp.set_etag(tag)
     return resp.make_conditional(request)
 

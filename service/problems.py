@@ -68,6 +68,20 @@ SERVICE_PROBLEMS: Mapping[str, ProblemKind] = {
         "Callback refused",
         "The callback URL cannot be used: not https, not a public address, or no operator.",
     ),
+    "bad_lti_platform": ProblemKind(
+        422,
+        "LTI platform refused",
+        "The LTI platform's registration cannot be used: one of its URLs is not https or "
+        "not a public address, or a field is missing.",
+    ),
+    "lti_platform_exists": ProblemKind(
+        409,
+        "LTI platform already registered",
+        "This issuer and client id are already registered on this deployment.",
+    ),
+    "lti_platform_not_found": ProblemKind(
+        404, "LTI platform not found", "You have no LTI platform with this id."
+    ),
     "record_unavailable": ProblemKind(
         409,
         "No record kept",

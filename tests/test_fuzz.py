@@ -161,6 +161,26 @@ def requests(app: Flask, spec: dict[str, Any]) -> list[Request]:
             Request(f"{base}/scores", f"{base}/scores", {"token": token}, None),
             Request(f"{base}/record", f"{base}/record", {"token": token}, setup["host_token"]),
         ]
+    # an LTI platform's registration: its body is read before the operator key is asked
+    # for (this app has no operator keys: every request ends in a problem, after parsing)
+    platform = {
+        "issuer": "https://lms.school.example",
+        "client_id": "tool-1",
+        "deployment_ids": ["1"],
+        "auth_login_url": "https://lms.school.example/auth",
+        "auth_token_url": "https://lms.school.example/token",
+        "jwks_url": "https://lms.school.example/jwks",
+        "name": "School LMS",
+    }
+    lti = "/v1/operator/lti/platforms"
+    out.append(Request(lti, lti, platform, "not-an-operator-key"))
+    # a lesson (this app has no operator keys: anyone may make one) and a student's join
+    lesson = {"game": "element-draft", "table_size": 3, "max_students": 6}
+    made = c.post("/v1/lessons", json=lesson).get_json()
+    out += [
+        Request("/v1/lessons", "/v1/lessons", lesson, None),
+        Request("/v1/join", "/v1/join", {"code": made["code"], "name": "Ada"}, None),
+    ]
     documented = {
         path for path, item in spec["paths"].items() if "requestBody" in item.get("post", {})
     }

@@ -507,6 +507,9 @@ def table_over(api: GameApi, lesson_id: str, table: int, env: Envelope, how: str
         result=result,
         message={"type": "table_finished", **_table_message(lesson_id, table, env, api)},
     )
+    # others told of each ended table (LTI sends its students' grades): never the move's end
+    for hook in current_app.extensions.get("chemgames.table_over", ()):
+        hook(lesson_id, result)
     if complete:
         completed(lesson_id)
 

@@ -8,11 +8,16 @@ import type { Schemas } from "./contract";
 export type Lesson = Schemas["Lesson"];
 export type LessonTable = Schemas["LessonTable"];
 export type LessonSeat = Schemas["LessonSeat"];
+export type LessonLti = Schemas["LessonLti"];
 
 const lessonUrl = (id: string): string => `/v1/lessons/${encodeURIComponent(id)}`;
 
 export const getLesson = (id: string, token: string): Promise<Answer<Lesson>> =>
   call("GET", lessonUrl(id), { token });
+
+/** A lesson opened from an LMS: its learners not joined yet, and the grades sent. */
+export const getLessonLti = (id: string, token: string): Promise<Answer<LessonLti>> =>
+  call("GET", `${lessonUrl(id)}/lti`, { token });
 
 export const startLesson = (id: string, token: string): Promise<Answer<Lesson>> =>
   call("POST", `${lessonUrl(id)}/start`, { token });

@@ -7,8 +7,8 @@ import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { takeCredential } from "../lib/credentials";
 import type { Problem } from "../lib/contract";
-import type { Lesson, LessonTable } from "../lib/lessons";
-import { endLesson, followLesson, getLesson, startLesson } from "../lib/lessons";
+import type { Lesson, LessonLti, LessonTable } from "../lib/lessons";
+import { endLesson, followLesson, getLesson, getLessonLti, startLesson } from "../lib/lessons";
 import { Message } from "../ui/Message";
 import { Qr } from "../ui/Qr";
 
@@ -74,6 +74,61 @@ function Table({ table }: { table: LessonTable }) {
         )}
       </p>
     </li>
+  );
+}
+
+/** What the LMS says of a lesson it opened (LTI): who has not joined, the grades sent.
+ * Shown on a page opened from an LMS (`?lti=`); looked at again as the lesson moves. */
+function FromTheLms({ id, token, moved }: { id: string; token: string; moved: string }) {
+  const [lti, setLti] = useState<LessonLti | null>(null);
+  useEffect(() => {
+    void getLessonLti(id, token).then((answer) => setLti(answer.ok ? answer.data : null));
+  }, [id, token, moved]);
+  if (lti === null) return null;
+  const { roster, grades } = lti;
+  return (
+    <section class="from-lms" aria-labelledby="lms-title">
+      <h2 id="lms-title">From {lti.platform ?? "the LMS"}</h2>
+      {roster.error !== null && <p class="quiet">{roster.error}</p>}
+      {roster.available &&
+        (roster.not_joined.length === 0 ? (
+          <p>Every learner of the course has joined.</p>
+        ) : (
+          <>
+            <p>Not joined yet ({roster.not_joined.length}):</p>
+            <ul class="not-joined">
+              {roster.not_joined.map((m, i) => (
+                <li key={i}>{m.name}</li>
+              ))}
+            </ul>
+          </>
+        ))}
+      {grades.length === 0 ? (
+        <p class="quiet">No grade sent yet: a student's grade goes to the LMS when their table ends.</p>
+      ) : (
+        <table class="grades-sent">
+          <caption>Grades sent to the LMS (out of 100)</caption>
+          <thead>
+            <tr>
+              <th scope="col">Student</th>
+              <th scope="col">Score</th>
+              <th scope="col">Status</th>
+              <th scope="col">Attempts</th>
+            </tr>
+          </thead>
+          <tbody>
+            {grades.map((g, i) => (
+              <tr key={i}>
+                <td>{g.name ?? "—"}</td>
+                <td>{g.score}</td>
+                <td>{g.status}{g.last_error !== null && g.status !== "sent" ? ` (${g.last_error})` : ""}</td>
+                <td>{g.attempts}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
   );
 }
 
@@ -183,6 +238,13 @@ function LessonPage({ id, token }: { id: string; token: string }) {
             <Table table={t} key={t.table} />
           ))}
         </ul>
+      )}
+      {new URLSearchParams(location.search).has("lti") && (
+        <FromTheLms
+          id={id}
+          token={token}
+          moved={`${lesson.students}/${lesson.tables.map((t) => t.status).join(",")}`}
+        />
       )}
       <p>
         <button type="button" class="link-button" onClick={() => void download(lesson.results, id, token)}>

@@ -1,6 +1,0 @@
-import{e as a}from"./chunk-SD5ID3PN.js";var u=e=>`/v1/lessons/${encodeURIComponent(e)}`,y=(e,t)=>a("GET",u(e),{token:t}),S=(e,t)=>a("POST",`${u(e)}/start`,{token:t}),P=(e,t)=>a("POST",`${u(e)}/end`,{token:t}),A=(e,t,s)=>a("POST","/v1/join",{body:s?{code:e,name:t,rejoin:s}:{code:e,name:t}});function T(e,t,s,n){let p=!1,d=null,i=1e3;async function g(){d=new AbortController;let r=await fetch(`${u(e)}/events`,{headers:{Authorization:`Bearer ${t}`,Accept:"text/event-stream"},credentials:"omit",cache:"no-store",signal:d.signal});if(!r.ok||r.body===null)return r.status<400||r.status>=500;n(!0),i=1e3;let f=r.body.pipeThrough(new TextDecoderStream).getReader(),o="",m=!1;for(;;){let{value:h,done:w}=await f.read();if(w)break;o+=h;let l=o.indexOf(`
-
-`);for(;l>=0;){let v=o.slice(0,l);o=o.slice(l+2);let c=b(v);c!==null&&(s(c),c.event==="lesson"&&c.data.type==="lesson_ended"&&(m=!0)),l=o.indexOf(`
-
-`)}}return n(!1),!m}async function L(){for(;!p;){let r=!0;try{r=await g()}catch{n(!1)}if(!r||p)return;await new Promise(f=>setTimeout(f,i)),i=Math.min(i*2,1e4)}}return L(),{stop(){p=!0,d?.abort()}}}function b(e){let t="message",s="";for(let n of e.split(`
-`))n.startsWith("event: ")?t=n.slice(7):n.startsWith("data: ")&&(s+=n.slice(6));if(!s)return null;try{return{event:t,data:JSON.parse(s)}}catch{return null}}export{y as a,S as b,P as c,A as d,T as e};
