@@ -93,7 +93,7 @@ def test_the_build_context_holds_what_the_image_copies_and_nothing_heavy() -> No
     assert not any("__pycache__" in rel for rel in context)
     # docs/OPERATIONS.md gives the figure: the code, the documents the service serves,
     # README and LICENSE (the contract is generated at run time, not read from openapi/)
-    assert sum(context.values()) < 2 * 2**20
+    assert sum(context.values()) < 3 * 2**20
 
 
 def _stages() -> list[str]:
