@@ -22,7 +22,7 @@ from flask.views import MethodView
 from marshmallow import fields
 
 from rules import records
-from rules.core import At, Event, Extra, Move, events_for, with_actor
+from rules.core import At, Event, Extra, Move, RuleViolation, events_for, with_actor
 from rules.records import Log, Step
 from rules.shapes import SAFE_INTEGER, Obj, shape
 
@@ -215,7 +215,18 @@ def _move(t: Table, seat: int | None, body: Mapping[str, Any]) -> Played:
 
 def _bot(t: Table, seat: int | None, body: Mapping[str, Any]) -> Played:
     assert seat is not None
-    env, move, events = play_bot(t.api, replace(t.env, state=t.state), seat, body["bot"], t.at)
+    try:
+        env, move, events = play_bot(t.api, replace(t.env, state=t.state), seat, body["bot"], t.at)
+    except RuleViolation as err:
+        info = t.api.game.info
+        if t.api.clock is None or err.code in info.codes_at(At.BOT):
+            raise
+        # the bot chose on the game's own clock (Polymer's, with a millisecond left: wait
+        # for the end), and its move is made at the server's time, when it is not legal
+        # yet: the seat has nothing it may do at this instant
+        raise RuleViolation(
+            "no_move", f"Seat {seat}'s bot has nothing it may do at this instant: {err.message}"
+        ) from err
     return Played(env, move, events)
 
 

@@ -8,13 +8,19 @@ once repaid it trades again. ``realtime.bot_turn`` is the due work every worker 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from rules.core import At, RuleViolation
+from rules.registry import GAMES
 from service import create_app
+from service.games import GameApi
+from service.operations import Table, _bot
+from service.play import new_game
 from service.sessions import realtime
 
 from .conftest import KEY_A, auth, make_settings
@@ -77,3 +83,21 @@ def test_a_bot_seat_with_nothing_to_do_acts_again_once_it_may(app: Flask) -> Non
     assert session["version"] == repaid["version"] + 1, "the bot seat moved"
     record = c.get(f"{BASE}/{sid}/record", headers=auth(host)).get_json()["record"]
     assert record["steps"][-1]["seat"] == 1 and record["steps"][-1]["bot"] == "trading"
+
+
+def test_a_bot_move_asked_for_in_the_last_millisecond_is_no_move_not_an_undeclared_code() -> None:
+    """With a millisecond left Polymer's bot waits for the end (``time_up``, on the game's
+    own clock); the service makes a bot's move at the server's time, when time is not up
+    yet. The bot-move operation answered ``422 timer_running``, a code it does not
+    declare; the seat has nothing it may do at that instant: ``no_move``."""
+    api = GameApi(GAMES["polymer"])
+    env = new_game(api, 5, {"timer_seconds": 1}, seed=3)
+    state = env.state
+    for seat in range(5):
+        state, _ = api.game.apply(state, seat, {"type": "ready", "at": 1_000})
+    last = int(state["deadline_ms"]) - 1
+    state = {**state, "now_ms": last}
+    with pytest.raises(RuleViolation) as err:
+        _bot(Table(api, replace(env, state=state), last), 0, {"bot": "trading"})
+    assert err.value.code == "no_move" and err.value.code in api.game.info.codes_at(At.BOT)
+    assert "Time is not up yet" in err.value.message
