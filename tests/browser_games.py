@@ -76,6 +76,9 @@ def create_on_page(
     """The new-game page: the game, players, bot seats and options chosen from lists
     (an option's label -> the value shown); returns the join link of seat 0."""
     page.goto(f"{base}/play")
+    # the catalogue the page fetches on load answers first: a late answer would reset
+    # the form to the first game after this test chose its own
+    page.wait_for_load_state("networkidle")
     page.get_by_label("Game").select_option(slug)
     # the game's catalogue entry arrives after the choice and resets the form to its
     # minimum players: fill it once that has happened

@@ -42,6 +42,9 @@ def base(redis_url: str) -> Iterator[str]:
 def _create(page: Any, base: str) -> str:
     """The new-game page: two players, seat 1 a bot, counted after ROUNDS rounds."""
     page.goto(f"{base}/play")
+    # the catalogue the page fetches on load answers first: a late answer would reset
+    # the form to the first game after this test chose its own
+    page.wait_for_load_state("networkidle")
     page.get_by_label("Game").select_option(SLUG)
     # the game's catalogue entry resets the form when it arrives: fill it after that
     page.get_by_label("round limit").wait_for()

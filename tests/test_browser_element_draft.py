@@ -51,6 +51,9 @@ def _round(page: Any) -> int | None:
 def _create(page: Any, base: str, players: int, bots: dict[int, str]) -> dict[int, str]:
     """Fills the new-game page's form; returns the join link of each person's seat."""
     page.goto(f"{base}/play")
+    # the catalogue the page fetches on load answers first: a late answer would reset
+    # the form to the first game after this test chose its own
+    page.wait_for_load_state("networkidle")
     page.get_by_label("Game").select_option("element-draft")
     page.get_by_label("Players").fill(str(players))
     for seat, bot in bots.items():
@@ -85,6 +88,9 @@ def test_the_new_game_page_makes_a_game_and_its_join_links(browser: Any, base: s
     context = browser.new_context(viewport=PHONE)
     page = console.watch(context.new_page())
     page.goto(f"{base}/play")
+    # the catalogue the page fetches on load answers first: a late answer would reset
+    # the form to the first game after this test chose its own
+    page.wait_for_load_state("networkidle")
     page.get_by_label("Players").wait_for()
     assert axe_violations(page) == []
     links = _create(page, base, 3, {2: "greedy"})

@@ -205,6 +205,9 @@ def test_the_new_game_page_starts_a_game_against_a_bot(browser: Any, base: str) 
     context = browser.new_context(viewport=PHONE)
     page = console.watch(context.new_page())
     page.goto(f"{base}/play")
+    # the catalogue the page fetches on load answers first: a late answer would reset
+    # the form to the first game after this test chose its own
+    page.wait_for_load_state("networkidle")
     page.get_by_label("Game").select_option(SLUG)
     page.get_by_label("Players").fill("2")
     page.get_by_label("Seat 1", exact=True).select_option("greedy")

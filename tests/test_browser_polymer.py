@@ -54,6 +54,9 @@ def _port(base: str) -> int:
 def _create(page: Any, base: str, timer: int) -> str:
     """Fills the new-game page's form (five seats, four bots); returns seat 0's link."""
     page.goto(f"{base}/play")
+    # the catalogue the page fetches on load answers first: a late answer would reset
+    # the form to the first game after this test chose its own
+    page.wait_for_load_state("networkidle")
     page.get_by_label("Game").select_option("polymer")
     page.get_by_label("Players").fill("5")
     for seat, bot in BOTS.items():
