@@ -321,10 +321,11 @@ class RedisBackend:
 
     # event streams ------------------------------------------------------------------
     def stream_client(self, channel: str) -> redis.Redis:
-        """A client for one event stream's pub/sub connection on ``channel``.
+        """A client for the event streams' pub/sub connection on ``channel``.
 
-        Each stream holds its connection while it is open, so streams take them from pools
-        of their own (``stream_connections`` per node), never from the pool moves use. On a
+        A process's streams share one pub/sub connection per node, held while any of them
+        is open (``service/streams.py``, ``Listener``), so streams take it from pools of
+        their own (``stream_connections`` per node), never from the pool moves use. On a
         cluster the connection goes to the node that serves the channel's slot (the
         session's node: sharded pub/sub delivers only there).
         """
