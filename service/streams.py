@@ -430,6 +430,27 @@ def _forget(listener: Listener) -> None:
             del _listeners[id(listener.client)]
 
 
+# The states this process sealed lately, by their sealed token: a commit's message
+# carries the token it stored, and a stream of the same process that receives it builds
+# its frames from the state the commit had, instead of opening the token again.
+SEALED_KEPT = 64
+_sealed: dict[str, Any] = {}
+_sealed_lock = threading.Lock()  # held for no I/O: safe before gevent patches it
+
+
+def sealed_here(token: str, state: Any) -> None:
+    """Remember that ``token`` seals ``state`` (the latest ``SEALED_KEPT`` are kept)."""
+    with _sealed_lock:
+        _sealed[token] = state
+        while len(_sealed) > SEALED_KEPT:
+            del _sealed[next(iter(_sealed))]
+
+
+def sealed_state(token: str) -> Any:
+    """What ``token`` seals, if this process sealed it lately (else None)."""
+    return _sealed.get(token)
+
+
 class Subscription:
     """One stream's subscription to a session's channel of public events.
 

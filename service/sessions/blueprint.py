@@ -273,7 +273,8 @@ def _next_seat_frame(
 
     Every commit's message carries the state it stored, sealed (``sealed``), so the view
     is built without reading the session back; it is opened once for every seat's stream
-    of this process that follows the session. Messages already received are folded into
+    of this process that follows the session, and not at all in the process that
+    committed it (it still has the state it sealed). Messages already received are folded into
     one frame: the latest state, with every message's public events in order.
     """
     latest = first
@@ -287,12 +288,11 @@ def _next_seat_frame(
             latest = published
     members = latest.payload()
     if "sealed" in members:
-        env = latest.derived.get("state")
+        env = latest.derived.get("state") or streams.sealed_state(members["sealed"])
         if env is None:
             info = loaded.api.game.info
-            env = latest.derived["state"] = sealer().open(
-                members["sealed"], slug=info.slug, rules_version=info.rules_version
-            )
+            env = sealer().open(members["sealed"], slug=info.slug, rules_version=info.rules_version)
+        latest.derived["state"] = env
         # a real-time game's clock as the commit read it
         at = flow.Loaded(loaded.api, loaded.session, env, int(members.get("server_now_ms", 0)))
     else:  # published by an instance older than issue 32 (a rolling upgrade): read it

@@ -23,7 +23,7 @@ from rules.core import Event, Move, RuleViolation, events_for, with_actor
 from rules.records import TIME_UP, Step
 from rules.times import iso
 
-from .. import callbacks
+from .. import callbacks, streams
 from ..auth import fingerprint
 from ..games import GameApi
 from ..play import (
@@ -242,11 +242,15 @@ def commit(
     if told:
         was_finished = api.game.outcome(loaded.env.state).finished
         outbox = callbacks.messages(api, loaded.id, env, told, finished, was_finished)
+    stored = env.without_steps()
+    token = sealer().seal(stored)
+    # before the commit: its message may reach this worker's streams before its answer
+    streams.sealed_here(token, stored)  # they need not open what this worker sealed
     result = store().commit(
         loaded.id,
         expected=loaded.session.version,
         version=env.version,
-        token=sealer().seal(env.without_steps()),
+        token=token,
         steps=_steps(env),
         outbox=outbox,
         outbox_ttl=_callback_window() if outbox else 0,
