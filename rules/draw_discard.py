@@ -35,7 +35,7 @@ deal's cards), and from :func:`rules.chemistry.compounds.capture_parts` ``all_wi
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules.chemistry.compounds import capture_choices, capture_parts, capture_text, explain
 from rules.chemistry.decks.compound import TableCards
@@ -43,6 +43,9 @@ from rules.core import JSON, Code, Event, RuleViolation, State, left_of
 from rules.rng import RngState, shuffled
 from rules.shapes import quote
 from rules.zones import Layout, Seen, Zone, Zones
+
+if TYPE_CHECKING:  # the shapes import this module (its hand size)
+    from rules.draw_discard_wire import Face
 
 __all__ = [
     "CODES",
@@ -150,7 +153,7 @@ def new_turn(seat: int) -> JSON:
 
 # ---------------------------------------------------------------- dealing -----------
 def _fixed(
-    spec: Mapping[str, Any], cards: TableCards, players: int
+    spec: Mapping[str, Any], cards: TableCards[Face], players: int
 ) -> tuple[list[list[int]], list[int], list[int]]:
     """The cards a fixed deal names: hands, row, discard (see :func:`deal`; its shape is
     declared: ``rules.draw_discard_wire.DealHands``...)."""
@@ -193,7 +196,7 @@ def deal_counts(playing: int, players: int) -> dict[str, int]:
 
 def deal(
     state: State,
-    cards: TableCards,
+    cards: TableCards[Face],
     dealer: int,
     table: Layout,
     spec: Mapping[str, Any] | None = None,
@@ -315,7 +318,7 @@ def verify_draw(state: State, seat: int, source: str, deck_out: str) -> None:
 
 
 def apply_draw(
-    state: State, seat: int, source: str, cards: TableCards, table: Layout, deck_out: str
+    state: State, seat: int, source: str, cards: TableCards[Face], table: Layout, deck_out: str
 ) -> tuple[State, list[Event]]:
     """Draw one card for ``seat`` (verified by :func:`verify_draw`).
 
@@ -369,13 +372,13 @@ def reshuffle(state: State) -> tuple[State, Event]:
     return {**state, "zones": zones, "rng": rng}, {"type": "deck_reshuffled", "count": len(order)}
 
 
-def verify_cards(state: State, seat: int, played: Sequence[int], cards: TableCards) -> None:
+def verify_cards(state: State, seat: int, played: Sequence[int], cards: TableCards[Face]) -> None:
     """Refuse a list of cards to play that names one twice (``duplicate_card``) or one
     ``seat`` does not hold (``not_in_hand``)."""
     _check_cards(state, seat, played, cards)
 
 
-def _check_cards(state: State, seat: int, played: Sequence[int], cards: TableCards) -> None:
+def _check_cards(state: State, seat: int, played: Sequence[int], cards: TableCards[Face]) -> None:
     twice = sorted({c for c in played if list(played).count(c) > 1})
     if twice:
         raise RuleViolation(
@@ -393,7 +396,7 @@ def _check_cards(state: State, seat: int, played: Sequence[int], cards: TableCar
         )
 
 
-def _name(cards: TableCards, card: int) -> str:
+def _name(cards: TableCards[Face], card: int) -> str:
     if card not in cards.ids:
         return ""
     face = cards.face(card)
@@ -402,7 +405,7 @@ def _name(cards: TableCards, card: int) -> str:
 
 
 def verify_capture(
-    state: State, seat: int, compound: int, played: Sequence[int], cards: TableCards
+    state: State, seat: int, compound: int, played: Sequence[int], cards: TableCards[Face]
 ) -> None:
     """Refuse capturing ``compound`` with the cards ``played`` now (the cards must be
     exactly its elements: :func:`capture_parts`)."""
@@ -426,7 +429,7 @@ def apply_capture(
     seat: int,
     compound: int,
     played: Sequence[int],
-    cards: TableCards,
+    cards: TableCards[Face],
     table: Layout,
 ) -> tuple[State, list[Event]]:
     """Play ``played`` (in that order: the last is the new top of the discard pile) and
@@ -459,14 +462,14 @@ def apply_capture(
     return {**state, "zones": zones}, events
 
 
-def verify_discard(state: State, seat: int, card: int, cards: TableCards) -> None:
+def verify_discard(state: State, seat: int, card: int, cards: TableCards[Face]) -> None:
     """Refuse discarding ``card`` now (a game may add that a capture must come first)."""
     verify_step(state, seat, "play")
     _check_cards(state, seat, [card], cards)
 
 
 def apply_discard(
-    state: State, seat: int, card: int, cards: TableCards, table: Layout
+    state: State, seat: int, card: int, cards: TableCards[Face], table: Layout
 ) -> tuple[State, list[Event]]:
     """Put ``card`` from ``seat``'s hand on the discard pile. The turn is not ended here."""
     zones = table.move(state["zones"], ("hand", seat), ("discard", None), [card])
@@ -481,7 +484,7 @@ def apply_discard(
     return {**state, "zones": zones}, [event]
 
 
-def capture_moves(state: State, seat: int, cards: TableCards) -> list[JSON]:
+def capture_moves(state: State, seat: int, cards: TableCards[Face]) -> list[JSON]:
     """Every distinct capture ``seat``'s hand can make of a face-up compound (copies of a
     face are interchangeable: each way is listed once, with the lowest-numbered copies)."""
     return [
@@ -490,7 +493,7 @@ def capture_moves(state: State, seat: int, cards: TableCards) -> list[JSON]:
     ]
 
 
-def can_capture(state: State, seat: int, cards: TableCards) -> bool:
+def can_capture(state: State, seat: int, cards: TableCards[Face]) -> bool:
     """Whether ``seat``'s hand can capture a face-up compound (:func:`capture_moves`)."""
     return bool(_captures_of(state, seat, cards))
 
@@ -498,12 +501,12 @@ def can_capture(state: State, seat: int, cards: TableCards) -> bool:
 _Capture = tuple[int, tuple[int, ...]]
 """A compound card and the cards that capture it."""
 _CAPTURES: dict[
-    tuple[int, tuple[int, ...], tuple[int, ...]], tuple[TableCards, tuple[_Capture, ...]]
+    tuple[int, tuple[int, ...], tuple[int, ...]], tuple[TableCards[Face], tuple[_Capture, ...]]
 ] = {}
 _CAPTURES_KEPT = 1024
 
 
-def _captures_of(state: State, seat: int, cards: TableCards) -> tuple[_Capture, ...]:
+def _captures_of(state: State, seat: int, cards: TableCards[Face]) -> tuple[_Capture, ...]:
     """The captures of :func:`capture_moves`, remembered by table, hand and row: a seat
     that must capture when it can is asked whether it can for every other move it might
     make. An entry holds its table, so no other table can take its ``id`` meanwhile."""
@@ -534,7 +537,7 @@ def deck_ran_out(state: State, deck_out: str) -> bool:
 _COMPOUND_PLACES = frozenset({"compounds", "row", "captured"})
 
 
-def misplaced(zones: Zones, table: Layout, cards: TableCards) -> list[str]:
+def misplaced(zones: Zones, table: Layout, cards: TableCards[Face]) -> list[str]:
     """Compound cards outside the compound zones, or other cards inside them (that every
     card is held once is the layout's check: ``GameRules(cards=...)``)."""
     problems = []

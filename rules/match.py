@@ -175,7 +175,7 @@ def end_round(match: Mapping[str, Any], points: Sequence[int]) -> tuple[JSON, li
     if len(points) != len(match["totals"]):
         raise ValueError("one score per seat")
     totals = [t + p for t, p in zip(match["totals"], points, strict=True)]
-    record = {
+    record: RoundRecord = {
         "round": match["round"],
         "dealer": match["dealer"],
         "points": list(points),
@@ -246,7 +246,17 @@ def outcome(match: Mapping[str, Any]) -> Outcome:
     )
 
 
-def view(match: Mapping[str, Any]) -> JSON:
+def _record(kept: Mapping[str, Any]) -> RoundRecord:
+    """A finished round as the match keeps it (:func:`end_round`), copied."""
+    return {
+        "round": kept["round"],
+        "dealer": kept["dealer"],
+        "points": kept["points"],
+        "totals": kept["totals"],
+    }
+
+
+def view(match: Mapping[str, Any]) -> Match:
     """The match as every seat sees it (all of it is public)."""
     return {
         "round": match["round"],
@@ -254,7 +264,7 @@ def view(match: Mapping[str, Any]) -> JSON:
         "target": match["target"],
         "on_tie": match["on_tie"],
         "totals": list(match["totals"]),
-        "rounds": [dict(r) for r in match["rounds"]],
+        "rounds": [_record(r) for r in match["rounds"]],
         "over": match["over"],
         "max_rounds": match.get("max_rounds"),
     }

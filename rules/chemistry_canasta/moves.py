@@ -51,7 +51,7 @@ RunNo = Annotated[
 ]
 
 
-def _hand(state: State, seat: int, cards: TableCards) -> list[JSON]:
+def _hand(state: State, seat: int, cards: TableCards[Card]) -> list[Card]:
     return [cards.face(c) for c in state["zones"]["hand"][seat]]
 
 
@@ -61,7 +61,7 @@ def _playing(state: State, seat: int) -> bool:
     return turn is not None and turn["seat"] == seat and turn["step"] == "play"
 
 
-def _must_capture(state: State, seat: int, cards: TableCards) -> bool:
+def _must_capture(state: State, seat: int, cards: TableCards[Card]) -> bool:
     """Whether a capture is due now: the seat can capture and has laid no run this turn
     (option ``must_capture``)."""
     return (
@@ -71,7 +71,7 @@ def _must_capture(state: State, seat: int, cards: TableCards) -> bool:
     )
 
 
-def _refuse_unless_captured(state: State, seat: int, cards: TableCards, instead: str) -> None:
+def _refuse_unless_captured(state: State, seat: int, cards: TableCards[Card], instead: str) -> None:
     if _must_capture(state, seat, cards):
         raise RuleViolation(
             "must_capture",
@@ -199,7 +199,7 @@ class WildClaimedEvent(TypedDict):
     text: Annotated[str, F("What happened, for a learner.")]
 
 
-def _claimed_place(state: State, seat: int, move: Move, cards: TableCards) -> int:
+def _claimed_place(state: State, seat: int, move: Move, cards: TableCards[Card]) -> int:
     """Where in the run the wild card stands for the move's card (refused if none)."""
     dd.verify_cards(state, seat, [move["card"]], cards)
     run = _run_of(state, move["owner"], move["run"])
@@ -341,7 +341,7 @@ class RunExtendedEvent(Meld):
     end: Annotated[RunEnd, F("The end extended.")]
 
 
-def _melded_places(state: State, seat: int, move: Move, cards: TableCards) -> list[JSON]:
+def _melded_places(state: State, seat: int, move: Move, cards: TableCards[Card]) -> list[JSON]:
     """The places a run or an extension lays (refused if it may not be laid)."""
     faces = [cards.face(c) for c in move["cards"]]
     option = state["options"]["runs"]
@@ -488,7 +488,7 @@ class WentOutEvent(TypedDict):
 
 
 def _end_turn(
-    state: State, seat: int, events: list[Event], cards: TableCards
+    state: State, seat: int, events: list[Event], cards: TableCards[Card]
 ) -> tuple[State, list[Event]]:
     """After a capture or a discard: the round ends, or the next seat's turn starts (with a
     card in the draw deck, or a discard pile to shuffle into it at its first draw)."""
@@ -510,7 +510,7 @@ def _end_turn(
 
 def _end_round(
     state: State,
-    cards: TableCards,
+    cards: TableCards[Card],
     events: list[Event],
     reason: str,
     went_out: int | None = None,

@@ -22,6 +22,7 @@ from typing import Any
 from rules.chemistry.decks.compound import TableCards
 from rules.compound_capture import scoring as capture_scoring
 from rules.core import JSON
+from rules.draw_discard_wire import Face
 
 COMPOUND_POINTS = capture_scoring.COMPOUND_POINTS
 ELEMENT_PENALTY = capture_scoring.ELEMENT_PENALTY
@@ -54,7 +55,7 @@ def seat_breakdown(
     captured: Sequence[int],
     hand: Sequence[int],
     runs: Sequence[Sequence[Any]],
-    cards: TableCards,
+    cards: TableCards[Face],
 ) -> JSON:
     """One seat's round score with the evidence behind each number."""
     out = capture_scoring.seat_breakdown(seat, captured, hand, cards)
@@ -68,7 +69,7 @@ def seat_breakdown(
 def round_result(
     zones: JSON,
     runs: Sequence[Sequence[Any]],
-    cards: TableCards,
+    cards: TableCards[Face],
     reason: str,
     went_out: int | None,
 ) -> JSON:

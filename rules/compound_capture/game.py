@@ -21,7 +21,7 @@ out, with ``deck_out: "end_round"``), and the scoring of :mod:`.scoring`. Each m
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from rules import draw_discard as dd
 from rules import draw_discard_match as dm
@@ -50,6 +50,7 @@ from rules.core import (
     Source,
     State,
     check_players,
+    check_seat,
     left_of,
     options_of,
     resolve_options,
@@ -125,11 +126,14 @@ def decks_of(state: State) -> list[CompoundDeck]:
     return out
 
 
-def cards_of(state: State) -> TableCards:
+def cards_of(state: State) -> TableCards[wire.Card]:
     """The physical cards of this game (ids from 1); memoised, as every move needs them."""
     names = tuple(state["decks"])
     custom = custom_key(state["options"]["compounds"]) if "custom" in names else ()
-    return named_table_cards(names, custom)
+    # The faces are built from the deck files, not typed member by member; without the
+    # Basic Deck every one is a card of this game's decks (the conformance tests check
+    # each card shown against the declared Card).
+    return cast("TableCards[wire.Card]", named_table_cards(names, custom))
 
 
 def _choose_decks(players: int, opts: dict[str, Any]) -> list[str]:
@@ -198,7 +202,7 @@ def capture(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
 
 
 # discard: a card of the hand, when no capture is due; it ends the turn
-def _must_capture(state: State, seat: int, cards: TableCards) -> bool:
+def _must_capture(state: State, seat: int, cards: TableCards[wire.Card]) -> bool:
     return bool(state["options"]["must_capture"]) and dd.can_capture(state, seat, cards)
 
 
@@ -259,7 +263,7 @@ def _end_reason(state: State) -> str | None:
 
 
 def _end_turn(
-    state: State, seat: int, events: list[Event], cards: TableCards, *, captured: bool
+    state: State, seat: int, events: list[Event], cards: TableCards[wire.Card], *, captured: bool
 ) -> tuple[State, list[Event]]:
     new = {**state, "quiet": 0 if captured else int(state["quiet"]) + 1}
     reason = _end_reason(new)
@@ -272,23 +276,47 @@ def _end_turn(
 
 
 # ---------------------------------------------------------------- views -------------
-def view(state: State, seat: int | None) -> JSON:
+def view(state: State, seat: int | None) -> wire.View:
+    """What ``seat`` (``None``: an observer) may see, built as the declared ``View`` (mypy
+    checks every member): the draw-two table's piles, seats and match
+    (:mod:`rules.draw_discard_match`), with this game's rules after the turn."""
+    if seat is not None:
+        check_seat(state, seat)
     opts = state["options"]
-    rules = {
+    show = cards_of(state).face
+    table = layout(state)
+    players = int(state["players"])
+    row, compound_pile, draw, discard = dm.piles(state, seat, table, show)
+    turn = state["turn"]
+    return {
+        "game": "compound-capture",
+        "players": players,
+        "decks": list(state["decks"]),
+        "phase": dm.phase(state),
+        "turn": None
+        if turn is None
+        else {
+            "seat": turn["seat"],
+            "step": turn["step"],
+            "drawn": turn["drawn"],
+            "took_discard": turn["took_discard"],
+        },
         "quiet_turns": int(state["quiet"]),
-        "lap": int(state["players"]),
+        "lap": players,
         "deck_out": opts["deck_out"],
         "must_capture": opts["must_capture"],
+        "row": row,
+        "compound_pile": compound_pile,
+        "draw": draw,
+        "discard": discard,
+        "seats": [
+            dm.seat_view(state, s, seat, table, show, scoring.COMPOUND_POINTS)
+            for s in range(players)
+        ],
+        "round_end": state["result"],
+        "match": match.view(state["match"]),
+        "you": dm.you(state, seat, show),
     }
-    return dm.view(
-        state,
-        seat,
-        slug=INFO.slug,
-        table=layout(state),
-        cards=cards_of(state),
-        compound_points=scoring.COMPOUND_POINTS,
-        rules=rules,
-    )
 
 
 def scores(state: State) -> JSON:

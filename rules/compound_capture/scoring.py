@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from rules.chemistry.decks.compound import TableCards
 from rules.core import JSON
+from rules.draw_discard_wire import Face
 
 COMPOUND_POINTS = 25
 ELEMENT_PENALTY = 1
@@ -32,7 +33,7 @@ def seat_points(*, compounds: int, elements: int, wilds: int) -> int:
 
 
 def seat_breakdown(
-    seat: int, captured: Sequence[int], hand: Sequence[int], cards: TableCards
+    seat: int, captured: Sequence[int], hand: Sequence[int], cards: TableCards[Face]
 ) -> JSON:
     """One seat's round score with the evidence behind each number."""
     wilds = sum(1 for c in hand if cards.is_wild(c))
@@ -49,7 +50,7 @@ def seat_breakdown(
     }
 
 
-def round_result(zones: JSON, cards: TableCards, reason: str) -> JSON:
+def round_result(zones: JSON, cards: TableCards[Face], reason: str) -> JSON:
     """The scores of a finished round, the reason it ended, and its winners."""
     seats = [
         seat_breakdown(s, zones["captured"][s], zones["hand"][s], cards)

@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
-from typing import Any, TypeAlias
+from typing import Any, Generic, TypeAlias, TypeVar
 
 from rules.chemistry.compounds import Compound, parse_compound
 from rules.chemistry.elements import BY_SYMBOL
@@ -319,8 +319,13 @@ def capture_report(deck: CompoundDeck) -> JSON:
 
 
 # ---------------------------------------------------------------- the table's cards --
+Face_co = TypeVar("Face_co", bound=Mapping[str, Any], covariant=True)
+"""How a game types its cards' faces (its declared ``Card``); read-only, so a table of
+one game's cards is a table of any wider face (``TableCards[Face]``)."""
+
+
 @dataclass(frozen=True)
-class TableCards:
+class TableCards(Generic[Face_co]):
     """The physical cards of the decks in play, numbered from 1 (``faces[id - 1]``).
 
     Faces are JSON objects with ``id``, ``kind`` (``compound``, ``element``, ``wild``)
@@ -330,10 +335,10 @@ class TableCards:
     ``border`` (green). Treat the faces as read-only: they are shared.
     """
 
-    faces: tuple[JSON, ...]
+    faces: tuple[Face_co, ...]
     compounds: Mapping[int, Compound]
 
-    def face(self, card: int) -> JSON:
+    def face(self, card: int) -> Face_co:
         return self.faces[card - 1]
 
     @property
@@ -341,17 +346,17 @@ class TableCards:
         return range(1, len(self.faces) + 1)
 
     def compound_ids(self) -> list[int]:
-        return [c for c in self.ids if self.faces[c - 1]["kind"] == "compound"]
+        return [c for c in self.ids if self.kind(c) == "compound"]
 
     def playing_ids(self) -> list[int]:
         """Element and wild cards: the cards dealt to the players."""
-        return [c for c in self.ids if self.faces[c - 1]["kind"] != "compound"]
+        return [c for c in self.ids if self.kind(c) != "compound"]
 
     def compound(self, card: int) -> Compound:
         return self.compounds[card]
 
     def is_wild(self, card: int) -> bool:
-        return bool(self.faces[card - 1]["kind"] == "wild")
+        return self.kind(card) == "wild"
 
     def kind(self, card: int) -> str:
         return str(self.faces[card - 1]["kind"])
@@ -369,7 +374,7 @@ def _element_face(card: int, deck: str, symbol: str) -> JSON:
     }
 
 
-def table_cards(decks: Sequence[CompoundDeck], *, basic: bool = False) -> TableCards:
+def table_cards(decks: Sequence[CompoundDeck], *, basic: bool = False) -> TableCards[JSON]:
     """Number the cards of ``decks`` (in order) from 1; with ``basic``, the Basic Deck of
     54 Elements comes first, so its card ids are the atomic numbers 1-54.
 
@@ -381,7 +386,7 @@ def table_cards(decks: Sequence[CompoundDeck], *, basic: bool = False) -> TableC
 
 
 @lru_cache(maxsize=64)
-def _table_cards(decks: tuple[CompoundDeck, ...], basic: bool) -> TableCards:
+def _table_cards(decks: tuple[CompoundDeck, ...], basic: bool) -> TableCards[JSON]:
     faces: list[JSON] = []
     compounds: dict[int, Compound] = {}
     if basic:
@@ -441,7 +446,7 @@ def custom_deck_of(key: CustomKey) -> CompoundDeck:
 @lru_cache(maxsize=64)
 def named_table_cards(
     names: tuple[str, ...], custom: CustomKey = (), *, basic: bool = False
-) -> TableCards:
+) -> TableCards[JSON]:
     """:func:`table_cards` of the decks ``names`` (built-in names, or ``"custom"`` for the
     deck of the list ``custom``), memoised by the names.
 
