@@ -32,7 +32,7 @@ from rules.core import JSON, Chooser, Event, Move, Outcome, RuleViolation, State
 from rules.draw_discard_wire import Face
 from rules.rng import new_rng
 from rules.wire import C, Pile
-from rules.zones import Layout, Place, Zones
+from rules.zones import Layout, Place, Zones, emitted
 
 __all__ = [
     "ONE_DECK_MAX",
@@ -167,13 +167,16 @@ def to_act(state: State) -> list[int]:
     return [int(state["turn"]["seat"])]
 
 
-def end_round(state: State, result: JSON, events: list[Event]) -> tuple[State, list[Event]]:
+def end_round(
+    state: State, result: Mapping[str, Any], ended: Mapping[str, object], events: list[Event]
+) -> tuple[State, list[Event]]:
     """End the round with ``result`` (its ``seats``' ``points`` go to the match): no seat
-    has the turn; events ``round_ended`` and the match's own (:func:`rules.match.end_round`)
-    are added to ``events``."""
+    has the turn; ``ended`` (the game's ``round_ended`` event, built as its declared
+    ``RoundEndedEvent``) and the match's own events (:func:`rules.match.end_round`) are
+    added to ``events``."""
     m, more = match.end_round(state["match"], [s["points"] for s in result["seats"]])
     new = {**state, "turn": None, "result": result, "match": m}
-    events.append({"type": "round_ended", "round": m["round"], **result})
+    events.append(emitted(ended))
     events.extend(more)
     return new, events
 

@@ -56,9 +56,8 @@ def deal(
     """Deal a round (:func:`rules.draw_discard.deal`) with empty boards of runs."""
     players = int(state["players"])
     fresh = {**state, "runs": [[] for _ in range(players)], "reshuffled": 0, "result": None}
-    new, events = dd.deal(fresh, cards, dealer, LAYOUT, spec)
+    new, events = dd.deal(fresh, cards, dealer, LAYOUT, spec, round_no=state["match"]["round"])
     new["turn"] = {**new["turn"], "melded": False}
-    events[0]["round"] = new["match"]["round"]
     return new, events
 
 

@@ -56,6 +56,7 @@ from rules.core import (
     resolve_options,
 )
 from rules.wire import Wire
+from rules.zones import emitted
 
 from . import scoring, wire
 from .bots import greedy
@@ -156,7 +157,9 @@ def setup(players: int, options: Mapping[str, Any], seed: int) -> State:
     decks = _choose_decks(players, opts)
     state = {**dm.new_state(players, opts, decks, seed), "quiet": 0, "result": None}
     dealer = int(state["match"]["dealer"])
-    state, _ = dd.deal(state, cards_of(state), dealer, LAYOUT, opts["deal"])
+    state, _ = dd.deal(
+        state, cards_of(state), dealer, LAYOUT, opts["deal"], round_no=state["match"]["round"]
+    )
     return state
 
 
@@ -196,8 +199,9 @@ def captures(state: State, seat: int) -> list[Move]:
 
 def capture(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     cards = cards_of(state)
-    new, events = dd.apply_capture(state, seat, move["compound"], move["cards"], cards, LAYOUT)
-    events[0]["points"] = scoring.COMPOUND_POINTS
+    new, events = dd.apply_capture(
+        state, seat, move["compound"], move["cards"], cards, LAYOUT, scoring.COMPOUND_POINTS
+    )
     return _end_turn(new, seat, events, cards, captured=True)
 
 
@@ -234,9 +238,7 @@ def discard(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
 def next_round(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     m = match.next_round(state["match"])
     new = {**state, "match": m, "quiet": 0, "result": None}
-    new, events = dd.deal(new, cards_of(state), int(m["dealer"]), LAYOUT)
-    events[0]["round"] = m["round"]
-    return new, events
+    return dd.deal(new, cards_of(state), int(m["dealer"]), LAYOUT, round_no=m["round"])
 
 
 ACTIONS = Actions(
@@ -251,7 +253,7 @@ ACTIONS = Actions(
 that list): the draws, the captures, the discards; the next round between rounds."""
 
 
-def _end_reason(state: State) -> str | None:
+def _end_reason(state: State) -> scoring.RoundEnd | None:
     zones = state["zones"]
     if not zones["row"] and not zones["compounds"]:
         return "all_captured"
@@ -270,9 +272,18 @@ def _end_turn(
     if reason is None:
         nxt = left_of(seat, int(state["players"]))
         new["turn"] = dd.new_turn(nxt)
-        events.append({"type": "turn_started", "seat": nxt})
+        started: dw.TurnStartedEvent = {"type": "turn_started", "seat": nxt}
+        events.append(emitted(started))
         return new, events
-    return dm.end_round(new, scoring.round_result(new["zones"], cards, reason), events)
+    result = scoring.round_result(new["zones"], cards, reason)
+    ended: wire.RoundEndedEvent = {
+        "type": "round_ended",
+        "round": new["match"]["round"],
+        "reason": result["reason"],
+        "seats": result["seats"],
+        "winners": result["winners"],
+    }
+    return dm.end_round(new, result, ended, events)
 
 
 # ---------------------------------------------------------------- views -------------
