@@ -28,8 +28,8 @@ from rules import draw_discard_wire as dw
 from rules import match
 from rules.actions import Verify
 from rules.chemistry.decks.compound import DECK_NAMES, TableCards, custom_deck
-from rules.core import JSON, Chooser, Event, Move, Outcome, RuleViolation, State, check_seat
-from rules.draw_discard_wire import Face
+from rules.core import Chooser, Event, Move, Outcome, RuleViolation, State, check_seat
+from rules.draw_discard_wire import Face, S
 from rules.rng import new_rng
 from rules.wire import C, Pile
 from rules.zones import Layout, Place, Zones, emitted
@@ -50,6 +50,7 @@ __all__ = [
     "round_layout",
     "round_over",
     "scores",
+    "seat_score",
     "seat_view",
     "to_act",
     "verify_next_round",
@@ -62,11 +63,6 @@ ONE_DECK_MAX = 3
 ``decks`` null, both games play one deck up to this count and both decks above it."""
 
 Greedy = Callable[[State, int, Sequence[Move], TableCards[Face]], Move]
-PerSeat = Callable[[int], JSON]
-
-
-def _nothing(seat: int) -> JSON:
-    return {}
 
 
 # ---------------------------------------------------------------- setup -------------
@@ -286,45 +282,36 @@ def you(state: State, seat: int | None, show: Callable[[int], C]) -> dw.You[C] |
     return {"seat": seat, "hand": [show(c) for c in state["zones"]["hand"][seat]]}
 
 
-def scores(
-    state: State, cards: TableCards[Face], compound_points: int, points: PerSeat = _nothing
-) -> JSON:
-    """Each seat's captured compounds (``compound_points`` each) and ``points(s)`` (a
-    game's other points) of the round so far; the hand penalties only once the round is
-    over (before then they would tell what a hand holds); the match's rounds."""
+def seat_score(state: State, s: int, cards: TableCards[Face], compound_points: int) -> dw.SeatScore:
+    """Seat ``s``'s captured compounds (``compound_points`` each) of the round so far; its
+    hand's penalties only once the round is over (before then they would tell what the
+    hand holds); its match total (a game adds its own members, in their places)."""
     zones = state["zones"]
-    result = state["result"]
+    captured = zones["captured"][s]
+    done = state["result"]["seats"][s] if state["result"] else None
+    return {
+        "seat": s,
+        "compounds": [str(cards.face(c)["formula"]) for c in captured],
+        "compound_points": compound_points * len(captured),
+        "hand_count": len(zones["hand"][s]),
+        "elements_in_hand": done["elements_in_hand"] if done else None,
+        "wilds_in_hand": done["wilds_in_hand"] if done else None,
+        "penalty": done["penalty"] if done else None,
+        "round_points": done["points"] if done else None,
+        "total": state["match"]["totals"][s],
+    }
+
+
+def scores(state: State, seats: list[S]) -> dw.Scores[S]:
+    """The scores of the round so far: the ``seats``' rows (:func:`seat_score`, with a
+    game's own members), and the match's finished rounds."""
     m = state["match"]
-    seats = []
-    for s in range(int(state["players"])):
-        captured = zones["captured"][s]
-        row: JSON = {
-            "seat": s,
-            "compounds": [str(cards.face(c)["formula"]) for c in captured],
-            "compound_points": compound_points * len(captured),
-            **points(s),
-            "hand_count": len(zones["hand"][s]),
-            "elements_in_hand": None,
-            "wilds_in_hand": None,
-            "penalty": None,
-            "round_points": None,
-            "total": m["totals"][s],
-        }
-        if result:
-            done = result["seats"][s]
-            row.update(
-                elements_in_hand=done["elements_in_hand"],
-                wilds_in_hand=done["wilds_in_hand"],
-                penalty=done["penalty"],
-                round_points=done["points"],
-            )
-        seats.append(row)
     return {
         "round": m["round"],
-        "round_over": result is not None,
+        "round_over": state["result"] is not None,
         "final": bool(m["over"]),
         "seats": seats,
-        "rounds": [dict(r) for r in m["rounds"]],
+        "rounds": [match.round_record(r) for r in m["rounds"]],
     }
 
 

@@ -268,7 +268,7 @@ def outcome(match: Mapping[str, Any]) -> Outcome:
     )
 
 
-def _record(kept: Mapping[str, Any]) -> RoundRecord:
+def round_record(kept: Mapping[str, Any]) -> RoundRecord:
     """A finished round as the match keeps it (:func:`end_round`), copied."""
     return {
         "round": kept["round"],
@@ -286,7 +286,7 @@ def view(match: Mapping[str, Any]) -> Match:
         "target": match["target"],
         "on_tie": match["on_tie"],
         "totals": list(match["totals"]),
-        "rounds": [_record(r) for r in match["rounds"]],
+        "rounds": [round_record(r) for r in match["rounds"]],
         "over": match["over"],
         "max_rounds": match.get("max_rounds"),
     }

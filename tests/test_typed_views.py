@@ -4,7 +4,7 @@ A game whose ``view`` returns its declared ``View`` has every member of what it 
 checked by ``mypy --strict`` (``make typecheck``): a wrong member type fails the type
 check, not a test at run time. Element-draft's view (its cards, seats, own seat and word
 race places) is built so, and so are Compound Capture's and Chemistry Canasta's (their
-piles, seats, boards of runs, round results and match), with their events.
+piles, seats, boards of runs, round results, match and scores), with their events.
 """
 
 from __future__ import annotations
@@ -34,14 +34,16 @@ def test_element_draft_builds_its_view_as_declared() -> None:
     assert typing.get_type_hints(game.described)["return"] is wire.Placing
 
 
-def test_the_draw_two_games_build_their_views_and_results_as_declared() -> None:
+def test_the_draw_two_games_build_their_views_scores_and_results_as_declared() -> None:
     def returns(function: typing.Callable[..., object], **names: object) -> object:
         return typing.get_type_hints(function, localns=names)["return"]
 
     assert returns(capture.view) is capture_wire.View
     assert returns(capture_scoring.round_result) is capture_wire.RoundResult
     assert returns(capture_scoring.seat_breakdown) is dw.SeatResult
+    assert returns(capture.scores) == dw.Scores[dw.SeatScore]
     assert returns(canasta.view) is canasta_wire.View
+    assert returns(canasta.scores) is canasta_wire.Scores
     assert returns(canasta_scoring.round_result) is canasta_wire.RoundResult
     assert returns(canasta_scoring.seat_breakdown) is canasta_wire.SeatResult
     # the table's shapes are imported for the type check only (the shapes import it)

@@ -137,12 +137,6 @@ def setup(players: int, options: Mapping[str, Any], seed: int) -> State:
     return state
 
 
-def _run_points(state: State, seat: int) -> JSON:
-    """The run places ``seat`` laid (on any board) and their points."""
-    laid = scoring.run_cards(state["runs"], seat)
-    return {"run_cards": laid, "run_points": scoring.RUN_CARD_POINTS * laid}
-
-
 def _seat_view(
     state: State, s: int, seat: int | None, table: Layout, cards: TableCards[wire.Card]
 ) -> wire.SeatView:
@@ -205,12 +199,30 @@ def view(state: State, seat: int | None) -> wire.View:
     }
 
 
-def scores(state: State) -> JSON:
+def _seat_score(state: State, s: int, cards: TableCards[wire.Card]) -> wire.SeatScore:
+    """Seat ``s``'s score so far with its run places after its compound points."""
+    shared = dm.seat_score(state, s, cards, scoring.COMPOUND_POINTS)
+    laid = scoring.run_cards(state["runs"], s)
+    return {
+        "seat": shared["seat"],
+        "compounds": shared["compounds"],
+        "compound_points": shared["compound_points"],
+        "run_cards": laid,
+        "run_points": scoring.RUN_CARD_POINTS * laid,
+        "hand_count": shared["hand_count"],
+        "elements_in_hand": shared["elements_in_hand"],
+        "wilds_in_hand": shared["wilds_in_hand"],
+        "penalty": shared["penalty"],
+        "round_points": shared["round_points"],
+        "total": shared["total"],
+    }
+
+
+def scores(state: State) -> wire.Scores:
     """Compounds and runs of the round so far; the hand penalties once the round is over
     (before then they would tell how many wild cards a hand holds)."""
-    return dm.scores(
-        state, cards_of(state), scoring.COMPOUND_POINTS, lambda s: _run_points(state, s)
-    )
+    cards = cards_of(state)
+    return dm.scores(state, [_seat_score(state, s, cards) for s in range(int(state["players"]))])
 
 
 # ---------------------------------------------------------------- invariants --------

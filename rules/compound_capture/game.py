@@ -330,10 +330,17 @@ def view(state: State, seat: int | None) -> wire.View:
     }
 
 
-def scores(state: State) -> JSON:
+def scores(state: State) -> dw.Scores[dw.SeatScore]:
     """Captured compounds of the round so far; the penalties once the round is over
     (before then they would tell which cards are in a hand)."""
-    return dm.scores(state, cards_of(state), scoring.COMPOUND_POINTS)
+    cards = cards_of(state)
+    return dm.scores(
+        state,
+        [
+            dm.seat_score(state, s, cards, scoring.COMPOUND_POINTS)
+            for s in range(int(state["players"]))
+        ],
+    )
 
 
 # ---------------------------------------------------------------- invariants --------
