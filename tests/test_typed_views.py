@@ -18,6 +18,7 @@ from mypy import api
 from rules import draw_discard as dd
 from rules import draw_discard_wire as dw
 from rules import match
+from rules.chemistry.decks import compound as compound_deck
 from rules.chemistry_canasta import game as canasta
 from rules.chemistry_canasta import scoring as canasta_scoring
 from rules.chemistry_canasta import table as canasta_table
@@ -38,6 +39,9 @@ def test_the_draw_two_games_build_their_views_scores_and_results_as_declared() -
     def returns(function: typing.Callable[..., object], **names: object) -> object:
         return typing.get_type_hints(function, localns=names)["return"]
 
+    # the cards as both tables number them; each game types them as its own Card
+    assert returns(compound_deck._compound_face, TableFace=dw.TableFace) is dw.TableFace
+    assert returns(compound_deck._element_face, TableFace=dw.TableFace) is dw.TableFace
     assert returns(capture.view) is capture_wire.View
     assert returns(capture_scoring.round_result) is capture_wire.RoundResult
     assert returns(capture_scoring.seat_breakdown) is dw.SeatResult

@@ -10,7 +10,7 @@ same cards, so that card conservation and visibility are checked as for any zone
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from rules import draw_discard as dd
 from rules import draw_discard_match as dm
@@ -40,9 +40,7 @@ def cards_of(state: State) -> TableCards[Card]:
     """The physical cards of this game: the Basic Deck (ids 1-54) then the expansions."""
     names = tuple(state["decks"])
     custom = custom_key(state["options"]["compounds"]) if "custom" in names else ()
-    # The faces are built from the deck files, not typed member by member (the
-    # conformance tests check each card shown against the declared Card).
-    return cast("TableCards[Card]", named_table_cards(names, custom, basic=True))
+    return named_table_cards(names, custom, basic=True)
 
 
 def new_turn(seat: int) -> JSON:

@@ -131,9 +131,8 @@ def cards_of(state: State) -> TableCards[wire.Card]:
     """The physical cards of this game (ids from 1); memoised, as every move needs them."""
     names = tuple(state["decks"])
     custom = custom_key(state["options"]["compounds"]) if "custom" in names else ()
-    # The faces are built from the deck files, not typed member by member; without the
-    # Basic Deck every one is a card of this game's decks (the conformance tests check
-    # each card shown against the declared Card).
+    # Without the Basic Deck no card's deck is "basic": each is one of this game's decks,
+    # the narrower deck its declared Card names (a fact of the numbering mypy cannot see).
     return cast("TableCards[wire.Card]", named_table_cards(names, custom))
 
 
