@@ -3,7 +3,8 @@
 A game whose ``view`` returns its declared ``View`` has every member of what it builds
 checked by ``mypy --strict`` (``make typecheck``): a wrong member type fails the type
 check, not a test at run time. Element-draft's view (its cards, seats, own seat and word
-race places) is built so; the other games still return ``dict[str, Any]``.
+race places) is built so, and so are Compound Capture's and Chemistry Canasta's (their
+piles, seats, boards of runs, round results, match and scores), with their events.
 """
 
 from __future__ import annotations
@@ -11,8 +12,20 @@ from __future__ import annotations
 import typing
 from pathlib import Path
 
+import pytest
 from mypy import api
 
+from rules import draw_discard as dd
+from rules import draw_discard_wire as dw
+from rules import match
+from rules.chemistry.decks import compound as compound_deck
+from rules.chemistry_canasta import game as canasta
+from rules.chemistry_canasta import scoring as canasta_scoring
+from rules.chemistry_canasta import table as canasta_table
+from rules.chemistry_canasta import wire as canasta_wire
+from rules.compound_capture import game as capture
+from rules.compound_capture import scoring as capture_scoring
+from rules.compound_capture import wire as capture_wire
 from rules.element_draft import game, wire
 
 
@@ -22,17 +35,52 @@ def test_element_draft_builds_its_view_as_declared() -> None:
     assert typing.get_type_hints(game.described)["return"] is wire.Placing
 
 
-def test_a_view_member_of_the_wrong_type_fails_the_type_check(tmp_path: Path) -> None:
-    wrong = tmp_path / "wrong_view.py"
-    wrong.write_text(
-        "from rules.element_draft import game, wire\n\n\n"
+def test_the_draw_two_games_build_their_views_scores_and_results_as_declared() -> None:
+    def returns(function: typing.Callable[..., object], **names: object) -> object:
+        return typing.get_type_hints(function, localns=names)["return"]
+
+    # the cards as both tables number them; each game types them as its own Card
+    assert returns(compound_deck._compound_face, TableFace=dw.TableFace) is dw.TableFace
+    assert returns(compound_deck._element_face, TableFace=dw.TableFace) is dw.TableFace
+    assert returns(capture.view) is capture_wire.View
+    assert returns(capture_scoring.round_result) is capture_wire.RoundResult
+    assert returns(capture_scoring.seat_breakdown) is dw.SeatResult
+    assert returns(capture.scores) == dw.Scores[dw.SeatScore]
+    assert returns(canasta.view) is canasta_wire.View
+    assert returns(canasta.scores) is canasta_wire.Scores
+    assert returns(canasta_scoring.round_result) is canasta_wire.RoundResult
+    assert returns(canasta_scoring.seat_breakdown) is canasta_wire.SeatResult
+    # the table's shapes are imported for the type check only (the shapes import it)
+    shapes = vars(canasta_wire)
+    assert returns(canasta_table.run_view, **shapes) is canasta_wire.Run
+    assert returns(canasta_table.position_view, **shapes) is canasta_wire.Position
+    assert returns(match.view) is match.Match
+    # the events built by functions of their own (most are built where they happen)
+    assert returns(match._over) is match.MatchOverEvent
+    assert returns(dd._part, dw=dw) is dw.CapturePart
+
+
+@pytest.mark.parametrize(
+    ("package", "member", "wrong"),
+    [
+        ("element_draft", "players", '"two"'),
+        ("compound_capture", "quiet_turns", '"none"'),
+        ("chemistry_canasta", "runs_rule", '"everyone"'),
+    ],
+)
+def test_a_view_member_of_the_wrong_type_fails_the_type_check(
+    tmp_path: Path, package: str, member: str, wrong: str
+) -> None:
+    wrong_view = tmp_path / "wrong_view.py"
+    wrong_view.write_text(
+        f"from rules.{package} import game, wire\n\n\n"
         "def view(state: dict[str, object]) -> wire.View:\n"
         "    built = game.view(state, None)\n"
-        '    return {**built, "players": "two"}\n',
+        f'    return {{**built, "{member}": {wrong}}}\n',
         encoding="utf-8",
     )
     out, _, status = api.run(
-        ["--strict", "--no-incremental", "--cache-dir", str(tmp_path / "cache"), str(wrong)]
+        ["--strict", "--no-incremental", "--cache-dir", str(tmp_path / "cache"), str(wrong_view)]
     )
     assert status == 1, out
-    assert '"players"' in out and "typeddict-item" in out, out
+    assert f'"{member}"' in out and "typeddict-item" in out, out
