@@ -44,6 +44,7 @@ from rules.polymer.cards import (
     check_hand,
     rank_of,
 )
+from rules.polymer.wire import ArrangementCodes, ArrangementIds
 from rules.shapes import quote
 
 GROUP_RULE = "A group is a set of at least two cards with the same rank."
@@ -226,7 +227,7 @@ class Arrangement:
         """All patterns, longest first."""
         return ((self.longest,) if self.longest else ()) + self.others
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ArrangementIds:
         """The arrangement as lists of card ids."""
         return {
             "longest": list(self.longest),
@@ -234,7 +235,7 @@ class Arrangement:
             "unused": list(self.unused),
         }
 
-    def codes(self) -> dict[str, Any]:
+    def codes(self) -> ArrangementCodes:
         """The arrangement as lists of card codes.
 
         >>> Arrangement((39, 51), (), (0,)).codes()

@@ -69,6 +69,8 @@ Explanation = Annotated[
         "read which."
     ),
 ]
+Suit = Literal["C", "D", "H", "S"]
+"""A suit letter: clubs, diamonds, hearts, spades (in suit-index order)."""
 OfferKind = Annotated[
     Literal["trade", "undo"],
     F("A trade, or a proposal to undo an executed trade.", name="OfferKind"),
@@ -259,9 +261,7 @@ class Card(TypedDict):
     id: CardId
     code: FaceCode
     rank: Annotated[int, F("1 (A) to 13 (K).", minimum=1, maximum=13)]
-    suit: Annotated[
-        Literal["C", "D", "H", "S"], F("Clubs, diamonds, hearts or spades.", example="S")
-    ]
+    suit: Annotated[Suit, F("Clubs, diamonds, hearts or spades.", example="S")]
     label: Annotated[str, F("Rank then suit symbol, for display.", example="Q♠")]
 
 
