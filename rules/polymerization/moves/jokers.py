@@ -25,10 +25,10 @@ from ..cards import (
     TEMPO,
     TERMINATION,
     UNSATURATED,
-    card_json,
     face,
 )
 from ..chains import CAPPED, GROWING, TERMINATED, Chain, current_monomer, values
+from ..shown import card_json
 from ..wire import (
     LIST_MAX,
     ROUND_CARDS,

@@ -14,9 +14,10 @@ from rules.shapes import Count, F, Seat
 from rules.text import plural
 
 from .. import seed
-from ..cards import AIBN_KEY, INITIATOR, TEMPO, card_json, face
+from ..cards import AIBN_KEY, INITIATOR, TEMPO, face
 from ..chains import CAPPED, GROWING, TERMINATED, current_monomer, values
 from ..layout import DISCARD, LAYOUT, TABLE
+from ..shown import card_json
 from ..wire import (
     LIST_MAX,
     ROUND_CARDS,

@@ -16,9 +16,10 @@ from rules.shapes import Count, F, Seat
 from rules.wire import GameOver
 
 from .. import seed
-from ..cards import card_json, face
+from ..cards import face
 from ..layout import DISCARD, LAYOUT, STACK, hand
 from ..scoring import outcome, seat_breakdown
+from ..shown import card_json
 from ..wire import Card, CardNo, EndReason, Explanation
 from . import checks
 from .faces import hand_by_face
