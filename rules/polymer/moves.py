@@ -310,12 +310,12 @@ def apply_time_up(state: State, seat: int, move: Move) -> tuple[State, list[Even
     state, events = settle(state)
     state = {**state, "phase": "ended", "offers": []}
     table, result = final(state)
-    over = {
+    over: wire.GameOverEvent = {
         "type": "game_over",
-        **result.to_json(),
+        **result.declared(),
         "explanation": explain.final(table, result.winners, result.tie_break),
     }
-    return state, [emitted(up), *events, over]
+    return state, [emitted(up), *events, emitted(over)]
 
 
 def times_up(state: State, seat: int) -> list[Move]:

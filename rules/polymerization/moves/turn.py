@@ -244,27 +244,26 @@ def end_turn(state: State, seat: int, events: list[Event]) -> None:
     state["phase"] = "play"
 
 
-def finish(state: State, reason: str, events: list[Event]) -> None:
+def finish(state: State, reason: EndReason, events: list[Event]) -> None:
     state["phase"] = "over"
     state["end_reason"] = reason
     result = outcome(state)
     table = [seat_breakdown(state, s) for s in range(int(state["players"]))]
-    events.append(
-        {
-            "type": "game_over",
-            "reason": reason,
-            **result.to_json(),
-            "monomers": [t["monomers"] for t in table],
-            "mn": [t["mn"] for t in table],
-            "pdi": [t["pdi"] for t in table],
-            "explanation": (
-                "A player has emptied its hand: the game is over."
-                if reason == "hand_emptied"
-                else "The stack is empty: the game is over."
-            )
-            + " Only terminated chains count; growing and capped chains are left as they are.",
-        }
-    )
+    over: GameOverEvent = {
+        "type": "game_over",
+        "reason": reason,
+        **result.declared(),
+        "monomers": [t["monomers"] for t in table],
+        "mn": [t["mn"] for t in table],
+        "pdi": [t["pdi"] for t in table],
+        "explanation": (
+            "A player has emptied its hand: the game is over."
+            if reason == "hand_emptied"
+            else "The stack is empty: the game is over."
+        )
+        + " Only terminated chains count; growing and capped chains are left as they are.",
+    }
+    events.append(emitted(over))
 
 
 EVENTS = (CardDrawnEvent, StackEmptyEvent, CardDiscardedEvent, HandEmptiedEvent, GameOverEvent)
