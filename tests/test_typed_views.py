@@ -21,6 +21,7 @@ from rules.polymer import patterns as polymer_patterns
 from rules.polymer import scoring as polymer_scoring
 from rules.polymer import wire as polymer_wire
 from rules.polymerization import game as polymerization
+from rules.polymerization import scoring as polymerization_scoring
 from rules.polymerization import shown as polymerization_shown
 from rules.polymerization import wire as polymerization_wire
 
@@ -32,8 +33,8 @@ def test_element_draft_builds_its_view_as_declared() -> None:
 
 
 def test_the_polymer_games_build_their_views_and_scores_as_declared() -> None:
-    def returns(function: typing.Callable[..., object]) -> object:
-        return typing.get_type_hints(function)["return"]
+    def returns(function: typing.Callable[..., object], **names: object) -> object:
+        return typing.get_type_hints(function, localns=names)["return"]
 
     assert returns(polymer.view) is polymer_wire.View
     assert returns(polymer._offer_view) is polymer_wire.OfferView
@@ -51,6 +52,11 @@ def test_the_polymer_games_build_their_views_and_scores_as_declared() -> None:
     assert returns(polymerization_shown.chain_view) is polymerization_wire.Chain
     assert returns(polymerization_shown.monomer_table) == list[polymerization_wire.Monomer]
     assert returns(polymerization_shown.initiator_table) == list[polymerization_wire.Initiator]
+    # the polymer-chain game's scoring imports its shapes for the type check only (they
+    # import it)
+    shapes = vars(polymerization_wire)
+    assert returns(polymerization_scoring.scores, **shapes) is polymerization_wire.Scores
+    assert returns(polymerization_scoring.seat_breakdown, **shapes) is polymerization_wire.SeatScore
 
 
 @pytest.mark.parametrize(
