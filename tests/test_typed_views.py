@@ -45,6 +45,8 @@ def test_the_polymer_games_build_their_views_and_scores_as_declared() -> None:
     assert returns(polymer._best) is polymer_wire.Best
     assert returns(polymer_patterns.Arrangement.codes) is polymer_wire.ArrangementCodes
     assert returns(polymer_scoring.scores) is polymer_wire.Scores
+    assert returns(polymer.declared) is polymer_wire.ArrangementCheck
+    assert returns(polymer._figures) is polymer_wire.ScoredArrangement
     assert returns(polymerization.view) is polymerization_wire.View
     assert returns(polymerization._seat_view) is polymerization_wire.SeatView
     assert returns(polymerization._rules) is polymerization_wire.Rules

@@ -375,7 +375,7 @@ def view(state: State, seat: int | None) -> wire.View:
     }
 
 
-def declared(state: State, seat: int, patterns: Sequence[Sequence[Any]]) -> dict[str, Any]:
+def declared(state: State, seat: int, patterns: Sequence[Sequence[Any]]) -> wire.ArrangementCheck:
     """Check an arrangement a seat declares and score it against its best."""
     check_seat(state, seat)
     if state["phase"] == "waiting":
@@ -411,7 +411,7 @@ def declared(state: State, seat: int, patterns: Sequence[Sequence[Any]]) -> dict
     }
 
 
-def _figures(arrangement: Arrangement, neighbour_sum: int | None) -> dict[str, Any]:
+def _figures(arrangement: Arrangement, neighbour_sum: int | None) -> wire.ScoredArrangement:
     """An arrangement's patterns and figures; its score once the neighbours are known."""
     score = None
     if neighbour_sum is not None:
@@ -502,7 +502,8 @@ EXTRAS = (
         by="seat",
         request=wire.ArrangementRequest,
         answers=wire.ArrangementCheck,
-        answer=lambda state, seat, body: declared(state, seat, body["patterns"]),
+        # an Extra answers a plain JSON object: the checked answer, as one
+        answer=lambda state, seat, body: {**declared(state, seat, body["patterns"])},
     ),
 )
 
