@@ -188,10 +188,10 @@ class _CardsSeen(TypedDict):
     explanation: wire.Explanation
 
 
-Seen = TypeVar("Seen", _OfferSeen, _TradeSeen, _CardsSeen)
+_Seen = TypeVar("_Seen", _OfferSeen, _TradeSeen, _CardsSeen)
 
 
-def _seen_by(seats: Sequence[int], seen: Seen) -> dict[int, Seen]:
+def _seen_by(seats: Sequence[int], seen: _Seen) -> dict[int, _Seen]:
     """The private part of an event: the same members for each of the two seats."""
     return dict.fromkeys(seats, seen)
 
@@ -504,7 +504,7 @@ def apply_accept(state: State, seat: int, move: Move) -> tuple[State, list[Event
         "next_id": nxt,
     }
     new["offers"] = _without_stale(new)
-    facts: wire._TradeFacts = {
+    facts: wire.TradeFacts = {
         "trade": tid,
         "offer": offer["id"],
         "undoes": offer["trade"],

@@ -540,7 +540,7 @@ class OfferWithdrawnEvent(TypedDict):
     explanation: Explanation
 
 
-class _TradeFacts(TypedDict):
+class TradeFacts(TypedDict):
     trade: Annotated[ObjectId, F("The new trade's id.")]
     offer: Annotated[ObjectId, F("The offer accepted.")]
     undoes: Annotated[ObjectId | None, F("The trade this one undoes; null for a trade.")]
@@ -558,13 +558,13 @@ class _TradeFacts(TypedDict):
     explanation: Explanation
 
 
-class TradeExecutedEvent(_TradeFacts):
+class TradeExecutedEvent(TradeFacts):
     """An offer was accepted: the cards changed hands."""
 
     type: Literal["trade_executed"]
 
 
-class TradeUndoneEvent(_TradeFacts):
+class TradeUndoneEvent(TradeFacts):
     """A proposal to undo a trade was accepted: the cards went back."""
 
     type: Literal["trade_undone"]
