@@ -4,7 +4,9 @@ A game whose ``view`` returns its declared ``View`` has every member of what it 
 checked by ``mypy --strict`` (``make typecheck``): a wrong member type fails the type
 check, not a test at run time. Element-draft's view (its cards, seats, own seat and word
 race places) is built so, and so are Compound Capture's and Chemistry Canasta's (their
-piles, seats, boards of runs, round results, match and scores), with their events.
+piles, seats, boards of runs, round results, match and scores), and Polymer's and the
+polymer-chain game's (their cards, offers, trades, loans, chains, seats, own seat and
+compound tables), with their events.
 """
 
 from __future__ import annotations
@@ -27,6 +29,14 @@ from rules.compound_capture import game as capture
 from rules.compound_capture import scoring as capture_scoring
 from rules.compound_capture import wire as capture_wire
 from rules.element_draft import game, wire
+from rules.polymer import game as polymer
+from rules.polymer import patterns as polymer_patterns
+from rules.polymer import scoring as polymer_scoring
+from rules.polymer import wire as polymer_wire
+from rules.polymerization import game as polymerization
+from rules.polymerization import scoring as polymerization_scoring
+from rules.polymerization import shown as polymerization_shown
+from rules.polymerization import wire as polymerization_wire
 
 
 def test_element_draft_builds_its_view_as_declared() -> None:
@@ -60,12 +70,43 @@ def test_the_draw_two_games_build_their_views_scores_and_results_as_declared() -
     assert returns(dd._part, dw=dw) is dw.CapturePart
 
 
+def test_the_polymer_games_build_their_views_and_scores_as_declared() -> None:
+    def returns(function: typing.Callable[..., object], **names: object) -> object:
+        return typing.get_type_hints(function, localns=names)["return"]
+
+    assert returns(polymer.view) is polymer_wire.View
+    assert returns(polymer._offer_view) is polymer_wire.OfferView
+    assert returns(polymer._trade_view) is polymer_wire.TradeView
+    assert returns(polymer._loan_view) is polymer_wire.LoanView
+    assert returns(polymer._seat_view) is polymer_wire.SeatView
+    assert returns(polymer._you) is polymer_wire.You
+    assert returns(polymer._best) is polymer_wire.Best
+    assert returns(polymer_patterns.Arrangement.codes) is polymer_wire.ArrangementCodes
+    assert returns(polymer_scoring.scores) is polymer_wire.Scores
+    assert returns(polymer.declared) is polymer_wire.ArrangementCheck
+    assert returns(polymer._figures) is polymer_wire.ScoredArrangement
+    assert returns(polymerization.view) is polymerization_wire.View
+    assert returns(polymerization._seat_view) is polymerization_wire.SeatView
+    assert returns(polymerization._rules) is polymerization_wire.Rules
+    assert returns(polymerization_shown.card_json) is polymerization_wire.Card
+    assert returns(polymerization_shown.chain_view) is polymerization_wire.Chain
+    assert returns(polymerization_shown.monomer_table) == list[polymerization_wire.Monomer]
+    assert returns(polymerization_shown.initiator_table) == list[polymerization_wire.Initiator]
+    # the polymer-chain game's scoring imports its shapes for the type check only (they
+    # import it)
+    shapes = vars(polymerization_wire)
+    assert returns(polymerization_scoring.scores, **shapes) is polymerization_wire.Scores
+    assert returns(polymerization_scoring.seat_breakdown, **shapes) is polymerization_wire.SeatScore
+
+
 @pytest.mark.parametrize(
     ("package", "member", "wrong"),
     [
         ("element_draft", "players", '"two"'),
         ("compound_capture", "quiet_turns", '"none"'),
         ("chemistry_canasta", "runs_rule", '"everyone"'),
+        ("polymer", "phase", '"over"'),
+        ("polymerization", "finished", '"yes"'),
     ],
 )
 def test_a_view_member_of_the_wrong_type_fails_the_type_check(
