@@ -252,7 +252,7 @@ class Layout:
     # -------------------------------------------------------------- events ---------
     def moved(
         self,
-        event: Event,
+        event: Mapping[str, object],
         cards: Sequence[int],
         src: Place,
         dst: Place,
@@ -266,6 +266,9 @@ class Layout:
         everyone when either end is public (or the cards land on a public top), and
         otherwise only to the seats that see one end (a drawn card: its drawer).
         Private parts are merged per seat by the service (``private``).
+
+        ``event`` may be built as its declared ``TypedDict`` with its ``count`` already
+        (``len(cards)``): the count set here then keeps its place among the members.
         """
         faces = [show(c) for c in cards]
         out: Event = {**event, "count": len(cards)}
@@ -279,7 +282,7 @@ class Layout:
             return out
         seers = [s for s in range(players) if self.can_see(src, s) or self.can_see(dst, s)]
         if seers:
-            out["private"] = {s: {key: faces} for s in seers}
+            return with_private(out, {s: {key: faces} for s in seers})
         return out
 
     # -------------------------------------------------------------- leak tests -----
@@ -309,6 +312,30 @@ class Layout:
             fresh, pool = pool[:count], pool[count:]
             out = self._set(out, place, self._norm(self.zone(place[0]), fresh + pile[count:]))
         return out, rng
+
+
+def emitted(event: Mapping[str, object]) -> Event:
+    """``event``, built as its declared ``TypedDict`` (so mypy checks every member), as
+    the rules emit it: a plain :data:`~rules.state.Event` (a copy, in the same order).
+
+    >>> emitted({"type": "passed", "seat": 1})
+    {'type': 'passed', 'seat': 1}
+    """
+    return dict(event)
+
+
+def with_private(event: Mapping[str, object], private: Mapping[int, Mapping[str, object]]) -> Event:
+    """``event`` (built as its declared ``TypedDict``, without the members only some seats
+    may see) with those members per seat under ``private``, last: the service merges
+    each seat's part into what that seat is sent and drops the others'
+    (:func:`rules.core.events_for`). The declaration marks such members ``NotRequired``.
+
+    >>> with_private({"type": "card_selected", "seat": 0}, {0: {"card": 8}})
+    {'type': 'card_selected', 'seat': 0, 'private': {0: {'card': 8}}}
+    """
+    out = emitted(event)
+    out["private"] = {seat: dict(part) for seat, part in private.items()}
+    return out
 
 
 CARD_KEYS = frozenset({"card", "cards", "top"})
