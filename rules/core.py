@@ -429,7 +429,7 @@ class GameRules:
     setup: Setup
     to_act: Callable[[State], list[int]]
     view: Callable[[State, int | None], Mapping[str, Any]]
-    scores: Callable[[State], JSON]
+    scores: Callable[[State], Mapping[str, Any]]
     outcome: Callable[[State], Outcome]
     verify: Callable[[State, int, Move], None]
     legal_moves: Callable[[State, int], list[Move]]
