@@ -33,6 +33,7 @@ from rules.chemistry.ions import Ion, ionic_compound
 from rules.core import RuleViolation
 from rules.text import plural
 
+from . import wire
 from .seed import RULING1, STEP4, STEP5
 
 
@@ -46,7 +47,7 @@ class Answer:
     def text(self) -> str:
         return f"{self.count} {self.ion.label}"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> wire.Answer:
         return {"ion": self.ion.label, "count": self.count, "total": self.ion.charge * self.count}
 
 
