@@ -3,7 +3,9 @@
 A game whose ``view`` returns its declared ``View`` has every member of what it builds
 checked by ``mypy --strict`` (``make typecheck``): a wrong member type fails the type
 check, not a test at run time. Element-draft's view (its cards, seats, own seat and word
-race places) is built so; the other games still return ``dict[str, Any]``.
+race places) is built so, with its events, and so are Metal vs. Non-Metal's and Chemistry
+Battle's (their cards, piles, seats, own seat, exchange or round, history and scores),
+with their events.
 """
 
 from __future__ import annotations
@@ -11,9 +13,21 @@ from __future__ import annotations
 import typing
 from pathlib import Path
 
+import pytest
 from mypy import api
 
+from rules.chemistry.decks import ion as ion_deck
+from rules.chemistry_battle import cards as battle_cards
+from rules.chemistry_battle import game as battle
+from rules.chemistry_battle import rounds as battle_rounds
+from rules.chemistry_battle import wire as battle_wire
 from rules.element_draft import game, wire
+from rules.element_draft import scoring as draft_scoring
+from rules.metal_vs_nonmetal import exchange as mvn_exchange
+from rules.metal_vs_nonmetal import scoring as mvn_scoring
+from rules.metal_vs_nonmetal import settle as mvn_settle
+from rules.metal_vs_nonmetal import views as mvn_views
+from rules.metal_vs_nonmetal import wire as mvn_wire
 
 
 def test_element_draft_builds_its_view_as_declared() -> None:
@@ -22,17 +36,59 @@ def test_element_draft_builds_its_view_as_declared() -> None:
     assert typing.get_type_hints(game.described)["return"] is wire.Placing
 
 
-def test_a_view_member_of_the_wrong_type_fails_the_type_check(tmp_path: Path) -> None:
-    wrong = tmp_path / "wrong_view.py"
-    wrong.write_text(
-        "from rules.element_draft import game, wire\n\n\n"
+def returns(function: typing.Callable[..., object], **names: object) -> object:
+    return typing.get_type_hints(function, localns=names)["return"]
+
+
+def test_element_draft_builds_the_categories_its_events_carry_as_declared() -> None:
+    # ions_paired carries the pair and the pairs of the seat's ionization category
+    assert returns(draft_scoring.ionization) is wire.Ionization
+    assert returns(draft_scoring.own_categories) is draft_scoring.Own
+
+
+def test_metal_vs_nonmetal_builds_its_view_scores_and_events_as_declared() -> None:
+    assert returns(mvn_views.view) is mvn_wire.View
+    assert returns(mvn_views._exchange_view) == mvn_wire.ExchangeView | None
+    assert returns(mvn_views._last_collected) == mvn_wire.LastCollected | None
+    assert returns(mvn_views.history_entry) is mvn_wire.History
+    assert returns(mvn_scoring.scores) is mvn_wire.Scores
+    assert returns(ion_deck.IonDeck.face) is ion_deck.IonCard
+    assert returns(mvn_exchange.Answer.to_json) is mvn_wire.Answer
+    # the events built by functions of their own (the others are built where they happen)
+    assert returns(mvn_settle.settled_event) is mvn_settle.ExchangeSettledEvent
+    assert returns(mvn_settle.side_of) is mvn_settle.Side
+    assert returns(mvn_exchange.chemistry) is mvn_exchange.Chemistry
+
+
+def test_chemistry_battle_builds_its_view_scores_and_events_as_declared() -> None:
+    assert returns(battle.view) is battle_wire.View
+    assert returns(battle.scores) is battle_wire.Scores
+    # the cards' module imports its shape for the type check only (the shapes import it)
+    assert returns(battle_cards.card, **vars(battle_wire)) is battle_wire.Card
+    assert returns(battle_rounds.round_won_event) is battle_wire.RoundWonEvent
+
+
+@pytest.mark.parametrize(
+    ("package", "member", "wrong"),
+    [
+        ("element_draft", "players", '"two"'),
+        ("metal_vs_nonmetal", "start_player", '"north"'),
+        ("chemistry_battle", "turn", '"left"'),
+    ],
+)
+def test_a_view_member_of_the_wrong_type_fails_the_type_check(
+    tmp_path: Path, package: str, member: str, wrong: str
+) -> None:
+    wrong_view = tmp_path / "wrong_view.py"
+    wrong_view.write_text(
+        f"from rules.{package} import game, wire\n\n\n"
         "def view(state: dict[str, object]) -> wire.View:\n"
         "    built = game.view(state, None)\n"
-        '    return {**built, "players": "two"}\n',
+        f'    return {{**built, "{member}": {wrong}}}\n',
         encoding="utf-8",
     )
     out, _, status = api.run(
-        ["--strict", "--no-incremental", "--cache-dir", str(tmp_path / "cache"), str(wrong)]
+        ["--strict", "--no-incremental", "--cache-dir", str(tmp_path / "cache"), str(wrong_view)]
     )
     assert status == 1, out
-    assert '"players"' in out and "typeddict-item" in out, out
+    assert f'"{member}"' in out and "typeddict-item" in out, out
