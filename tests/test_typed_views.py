@@ -3,9 +3,10 @@
 A game whose ``view`` returns its declared ``View`` has every member of what it builds
 checked by ``mypy --strict`` (``make typecheck``): a wrong member type fails the type
 check, not a test at run time. Element-draft's view (its cards, seats, own seat and word
-race places) is built so, with its events, and so are Metal vs. Non-Metal's and Chemistry
-Battle's (their cards, piles, seats, own seat, exchange or round, history and scores),
-with their events.
+race places) is built so, with its events, and so are Compound Capture's and Chemistry
+Canasta's (their piles, seats, boards of runs, round results, match and scores) and
+Metal vs. Non-Metal's and Chemistry Battle's (their cards, piles, seats, own seat,
+exchange or round, history and scores), with their events.
 """
 
 from __future__ import annotations
@@ -16,11 +17,22 @@ from pathlib import Path
 import pytest
 from mypy import api
 
+from rules import draw_discard as dd
+from rules import draw_discard_wire as dw
+from rules import match
+from rules.chemistry.decks import compound as compound_deck
 from rules.chemistry.decks import ion as ion_deck
 from rules.chemistry_battle import cards as battle_cards
 from rules.chemistry_battle import game as battle
 from rules.chemistry_battle import rounds as battle_rounds
 from rules.chemistry_battle import wire as battle_wire
+from rules.chemistry_canasta import game as canasta
+from rules.chemistry_canasta import scoring as canasta_scoring
+from rules.chemistry_canasta import table as canasta_table
+from rules.chemistry_canasta import wire as canasta_wire
+from rules.compound_capture import game as capture
+from rules.compound_capture import scoring as capture_scoring
+from rules.compound_capture import wire as capture_wire
 from rules.element_draft import game, wire
 from rules.element_draft import scoring as draft_scoring
 from rules.metal_vs_nonmetal import exchange as mvn_exchange
@@ -68,10 +80,34 @@ def test_chemistry_battle_builds_its_view_scores_and_events_as_declared() -> Non
     assert returns(battle_rounds.round_won_event) is battle_wire.RoundWonEvent
 
 
+def test_the_draw_two_games_build_their_views_scores_and_results_as_declared() -> None:
+    # the cards as both tables number them; each game types them as its own Card
+    assert returns(compound_deck._compound_face, TableFace=dw.TableFace) is dw.TableFace
+    assert returns(compound_deck._element_face, TableFace=dw.TableFace) is dw.TableFace
+    assert returns(capture.view) is capture_wire.View
+    assert returns(capture_scoring.round_result) is capture_wire.RoundResult
+    assert returns(capture_scoring.seat_breakdown) is dw.SeatResult
+    assert returns(capture.scores) == dw.Scores[dw.SeatScore]
+    assert returns(canasta.view) is canasta_wire.View
+    assert returns(canasta.scores) is canasta_wire.Scores
+    assert returns(canasta_scoring.round_result) is canasta_wire.RoundResult
+    assert returns(canasta_scoring.seat_breakdown) is canasta_wire.SeatResult
+    # the table's shapes are imported for the type check only (the shapes import it)
+    shapes = vars(canasta_wire)
+    assert returns(canasta_table.run_view, **shapes) is canasta_wire.Run
+    assert returns(canasta_table.position_view, **shapes) is canasta_wire.Position
+    assert returns(match.view) is match.Match
+    # the events built by functions of their own (most are built where they happen)
+    assert returns(match._over) is match.MatchOverEvent
+    assert returns(dd._part, dw=dw) is dw.CapturePart
+
+
 @pytest.mark.parametrize(
     ("package", "member", "wrong"),
     [
         ("element_draft", "players", '"two"'),
+        ("compound_capture", "quiet_turns", '"none"'),
+        ("chemistry_canasta", "runs_rule", '"everyone"'),
         ("metal_vs_nonmetal", "start_player", '"north"'),
         ("chemistry_battle", "turn", '"left"'),
     ],
