@@ -45,16 +45,20 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeVar
 
 from rules.rng import RngState, shuffled
 from rules.state import JSON, Event
+from rules.wire import Pile
 
 Zones: TypeAlias = dict[str, Any]
 """``zone name -> pile`` or ``zone name -> [pile per seat]``; a pile is a list of ids."""
 
 Place: TypeAlias = tuple[str, int | None]
 """A pile's address: ``("draw", None)`` or ``("hand", 2)``."""
+
+C = TypeVar("C")
+"""A game's card as its views show it."""
 
 
 class Seen(StrEnum):
@@ -214,6 +218,29 @@ class Layout:
         if zone.seen is Seen.TOP:
             out["top"] = show(pile[-1]) if pile else None
         return out
+
+    def pile_for(
+        self,
+        zones: Mapping[str, Any],
+        place: Place,
+        seat: int | None,
+        show: Callable[[int], C],
+    ) -> Pile[C]:
+        """A pile as ``seat`` sees it, built as the declared :class:`rules.wire.Pile` of the
+        game's cards (``show``): its ``count``, and ``cards`` (bottom first) where it sees
+        them, else ``None``. A pile whose top is public adds its ``top`` to this (see
+        :meth:`pile_view`).
+
+        >>> layout = Layout((Zone("hand", Seen.OWNER, per_seat=True, ordered=False),))
+        >>> zones = layout.deal(2, hand=[[1], [3, 2]])
+        >>> layout.pile_for(zones, ("hand", 1), 0, str), layout.pile_for(zones, ("hand", 1), 1, str)
+        ({'count': 2, 'cards': None}, {'count': 2, 'cards': ['2', '3']})
+        """
+        pile = self.pile(zones, place)
+        return {
+            "count": len(pile),
+            "cards": [show(c) for c in pile] if self.can_see(place, seat) else None,
+        }
 
     # -------------------------------------------------------------- moving cards ---
     def move(self, zones: Zones, src: Place, dst: Place, cards: Sequence[int]) -> Zones:
