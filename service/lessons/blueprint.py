@@ -21,9 +21,7 @@ from flask.views import MethodView
 
 from rules.times import iso
 
-from .. import streams
-from ..auth import bearer
-from ..docs import (
+from ..games.docs import (
     AS_OPERATOR_IF_REQUIRED,
     AS_TEACHER,
     BODY_ERRORS,
@@ -32,12 +30,14 @@ from ..docs import (
     merge,
     operation,
 )
-from ..jsonio import json_response
-from ..limits import address
-from ..operators import creator, operators
-from ..parsing import ApiBlueprint as Blueprint
-from ..play import sealer
-from ..problems import Problem
+from ..games.play import sealer
+from ..http import streams
+from ..http.auth import bearer
+from ..http.jsonio import json_response
+from ..http.parsing import ApiBlueprint as Blueprint
+from ..http.problems import Problem
+from ..school.limits import address
+from ..school.operators import creator, operators
 from ..sessions import flow
 from ..sessions.blueprint import _sse
 from . import codes, seating

@@ -27,8 +27,8 @@ from marshmallow import fields, validate
 
 from rules.times import iso
 
-from ..callbacks import check_url
-from ..problems import Problem
+from ..http.problems import Problem
+from ..sessions.callbacks import check_url
 from .keys import _now_ms, _prefix, _redis
 
 MAX_PLATFORMS = 50  # per operator: a school group's LMSs, with room for test instances

@@ -23,18 +23,12 @@ from rules.core import Event, Move, RuleViolation, events_for, with_actor
 from rules.records import TIME_UP, Step
 from rules.times import iso
 
-from .. import callbacks
-from ..auth import fingerprint
-from ..games import GameApi
-from ..play import (
-    authorize,
-    new_game,
-    play_bots,
-    sealer,
-)
-from ..problems import Problem
-from ..tokens import Envelope
-from . import schedule, situations
+from ..games.play import authorize, new_game, play_bots, sealer
+from ..games.registry import GameApi
+from ..games.tokens import Envelope
+from ..http.auth import fingerprint
+from ..http.problems import Problem
+from . import callbacks, schedule, situations
 from .store import Commit, Session, SessionStore
 
 RETRY_AFTER_SECONDS = 2
@@ -89,7 +83,7 @@ def load(api: GameApi, session_id: str) -> Loaded:
 
     A move's rate limit is drawn in the same round trip, and refuses first (429).
     """
-    limiter: Any = current_app.extensions.get("chemgames.limiter")  # service/limits.py
+    limiter: Any = current_app.extensions.get("chemgames.limiter")  # service/school/limits.py
     draws = limiter.pending_calls() if limiter is not None else []
     if draws:
         session, now_ms, answers = store().load_after(session_id, draws)

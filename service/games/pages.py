@@ -28,10 +28,10 @@ from flask import Blueprint, Response, current_app, request, send_file
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response as BaseResponse
 
-from .lti import platforms as lti_platforms
-from .problems import Problem
+from ..http.problems import Problem
+from ..lti import platforms as lti_platforms
 
-BUILT = Path(__file__).resolve().parent / "static" / "play"
+BUILT = Path(__file__).resolve().parent.parent / "static" / "play"
 ASSETS = BUILT / "assets"
 
 # script, style, image and connection sources: this origin only; nothing inline, no

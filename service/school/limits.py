@@ -64,10 +64,10 @@ from flask import Flask, Response, current_app, g, request
 from limits import RateLimitItem, parse_many
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .config import Settings
+from ..base.config import Settings
+from ..base.redis_client import RedisBackend
+from ..http.problems import Problem
 from .operators import operators
-from .problems import Problem
-from .redis_client import RedisBackend
 
 log = logging.getLogger("chemgames.limits")
 
@@ -505,7 +505,7 @@ def kind() -> str | None:
 
 def takes_credentials() -> bool:
     """Whether this request's operation reads a bearer credential (its documented
-    security names one: :func:`service.docs.operation` marks it)."""
+    security names one: :func:`service.games.docs.operation` marks it)."""
     view = current_app.view_functions.get(request.endpoint or "")
     cls = getattr(view, "view_class", None)
     fn = getattr(cls, request.method.lower(), None) if cls is not None else view

@@ -14,8 +14,8 @@ from werkzeug.exceptions import HTTPException
 from rules import shapes
 from rules.core import RuleViolation
 
+from ..sessions.flow import redis_down
 from .problems import Problem, from_violation
-from .sessions.flow import redis_down
 
 log = logging.getLogger("chemgames.errors")
 
@@ -117,7 +117,7 @@ def _summarise(errors: Any) -> str:
 
 
 class ProblemApi(Api):  # type: ignore[misc]  # flask-smorest has no type hints
-    """``Api`` whose documented errors are per-operation problems (see ``service.docs``):
+    """``Api`` whose documented errors are per-operation problems (see ``service.games.docs``):
     no generic default error response is added to each operation."""
 
     DEFAULT_ERROR_RESPONSE_NAME = None
