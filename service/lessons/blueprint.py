@@ -33,6 +33,7 @@ from ..games.docs import (
 from ..games.play import sealer
 from ..http import streams
 from ..http.auth import bearer
+from ..http.errors import redis_down
 from ..http.jsonio import json_response
 from ..http.parsing import ApiBlueprint as Blueprint
 from ..http.problems import Problem
@@ -595,7 +596,7 @@ def _stream(
             ended = payload.get("type") == "lesson_ended"
         yield _sse("end", {"lesson_id": lesson_id, "ended": ended})
     except redis.RedisError as err:
-        yield _sse("error", flow.redis_down(err).body())
+        yield _sse("error", redis_down(err).body())
     except Problem as err:
         yield _sse("error", err.body())
     finally:

@@ -25,6 +25,7 @@ from ..games.registry import GameApi
 from ..games.schemas.common import StrictSchema, seat_field
 from ..http import streams
 from ..http.auth import bearer
+from ..http.errors import redis_down
 from ..http.parsing import ApiBlueprint as Blueprint
 from ..http.problems import Problem
 from ..school import limits
@@ -236,7 +237,7 @@ def _stream(
             yield _sse("update", payload, payload.get("version"))
         yield _sse("end", {"session_id": session_id, "finished": finished})
     except redis.RedisError as err:
-        yield _sse("error", flow.redis_down(err).body())
+        yield _sse("error", redis_down(err).body())
     except Problem as err:
         yield _sse("error", err.body())
     finally:
