@@ -33,11 +33,11 @@ from ..games.docs import (
 from ..games.play import sealer
 from ..http import streams
 from ..http.auth import bearer
+from ..http.client import address
 from ..http.errors import redis_down
 from ..http.jsonio import json_response
 from ..http.parsing import ApiBlueprint as Blueprint
 from ..http.problems import Problem
-from ..school.limits import address
 from ..school.operators import creator, operators
 from ..sessions import flow
 from ..sessions.blueprint import _sse

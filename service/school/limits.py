@@ -66,6 +66,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ..base.config import Settings
 from ..base.redis_client import RedisBackend
+from ..http.client import address
 from ..http.problems import Problem
 from .operators import operators
 
@@ -510,11 +511,6 @@ def takes_credentials() -> bool:
     cls = getattr(view, "view_class", None)
     fn = getattr(cls, request.method.lower(), None) if cls is not None else view
     return bool(getattr(fn, "takes_credentials", False))
-
-
-def address() -> str:
-    """The client's address (after the configured proxies: ``FORWARDED_HOPS``)."""
-    return request.remote_addr or "unknown"
 
 
 def operator_key() -> str:

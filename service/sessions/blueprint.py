@@ -25,10 +25,10 @@ from ..games.registry import GameApi
 from ..games.schemas.common import StrictSchema, seat_field
 from ..http import streams
 from ..http.auth import bearer
+from ..http.client import address
 from ..http.errors import redis_down
 from ..http.parsing import ApiBlueprint as Blueprint
 from ..http.problems import Problem
-from ..school import limits
 from . import flow
 
 SESSION_ERRORS = {
@@ -162,7 +162,7 @@ def shares(session_id: str) -> streams.ShareSlot:
         found = current_app.extensions["chemgames.stream-shares"] = streams.Shares(
             st.redis, f"{st.prefix}", int(settings.sse_max_seconds * 1000) + 30_000
         )
-    wanted = [("address", limits.address(), settings.sse_max_streams_per_address)]
+    wanted = [("address", address(), settings.sse_max_streams_per_address)]
     if settings.sse_max_streams_per_operator > 0:
         listed = st.listing(session_id) or {}
         operator = listed.get("operator")
