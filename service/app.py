@@ -259,7 +259,7 @@ def runner(app: Flask, poll_ms: int) -> Runner:
 def _pages(app: Flask) -> None:
     """The routes a person's browser asks for, outside the contract: the front page
     (links to the games and the docs), the games' pages under /play, the docs."""
-    app.register_blueprint(pages_blueprint())
+    app.register_blueprint(pages_blueprint(lti_platforms.framers))
     app.register_blueprint(lti_blueprint())
 
     @app.get("/docs/")

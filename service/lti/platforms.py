@@ -145,6 +145,16 @@ def get(platform_id: str) -> Platform | None:
     return Platform.from_json(orjson.loads(raw)) if raw else None
 
 
+def framers(platform_id: str) -> list[str]:
+    """The origins that may frame a tool page opened for ``platform_id``: the registered
+    platform's, or none (an unknown platform, or a service without Redis). The app hands
+    it to the /play pages (:func:`service.games.pages.make_blueprint`)."""
+    if "chemgames.redis" not in current_app.extensions:
+        return []
+    found = get(platform_id)
+    return found.origins() if found is not None else []
+
+
 def find(issuer: str, client_id: str | None) -> Platform | None:
     """The platform a login names: by issuer and client id (the client id may be left
     out when the issuer has one registration only, as the OIDC login allows)."""
