@@ -10,10 +10,10 @@ each; bench/README.md, issue 21):
     the body back, through orjson (the echo);
 ``/limit/<path>``
     and, for a move, the address's rate limit drawn in Redis: the service's own script,
-    one round trip (``service.limits``);
+    one round trip (``service.school.limits``);
 ``/token/<path>``
     and the state token opened (every request) and, for a move, sealed again
-    (``service.tokens``: zlib, orjson, Fernet);
+    (``service.games.tokens``: zlib, orjson, Fernet);
 ``/trips/<path>`` (a move in a hosted session)
     the echo, after the two round trips every hosted move makes: the session's load
     with the rate limit (one pipeline), then a compare-and-set, here one that finds
@@ -47,13 +47,13 @@ def create_app(settings: Any = None) -> Flask:
     """The floor, with the deployment's settings (``settings``: a test's own)."""
     from rules.registry import GAMES
     from service import create_app as service_app
-    from service.config import Settings
-    from service.jsonio import json_response
-    from service.limits import Budget, RedisCounter
-    from service.operations import LEGAL_MOVES, MOVE, Hosted, Stateless, _request_schema
-    from service.problems import Problem
+    from service.api.operations import LEGAL_MOVES, MOVE, Hosted, Stateless, _request_schema
+    from service.base.config import Settings
+    from service.games.tokens import Sealer
+    from service.http.jsonio import json_response
+    from service.http.problems import Problem
+    from service.school.limits import Budget, RedisCounter
     from service.sessions.store import SessionStore
-    from service.tokens import Sealer
 
     settings = replace(settings or Settings.from_env(), due_work=False)
     service = service_app(settings)

@@ -182,7 +182,7 @@ def bench_app(url: str, prefix: str) -> Any:
     from cryptography.fernet import Fernet
 
     from service import create_app
-    from service.config import Settings
+    from service.base.config import Settings
 
     return create_app(
         Settings(

@@ -85,7 +85,9 @@ def instrument(app: Any, clock: Clock) -> None:
     import webargs.flaskparser
 
     from rules.core import GameRules
-    from service import jsonio, limits, tokens
+    from service.games import tokens
+    from service.http import jsonio
+    from service.school import limits
     from service.sessions.store import SessionStore
 
     def patch(owner: Any, name: str, stage: str) -> None:

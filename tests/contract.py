@@ -229,8 +229,8 @@ def gate(walked_codes: dict[str, set[str]]) -> list[str]:
     """What the catalogue gate finds wrong with ``walked_codes`` (code -> where): every
     code of the problem catalogue must have been answered (or raised by the rules), and
     nothing answered that the catalogue does not list."""
-    from service.games import game_apis
-    from service.meta_blueprint import problem_catalogue
+    from service.api.meta_blueprint import problem_catalogue
+    from service.games.registry import game_apis
 
     catalogue = {p["code"] for p in problem_catalogue(game_apis())}
     found = []

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from service import limits
+from service.school import limits
 
 from .conftest import auth
 from .test_limits import limited_app

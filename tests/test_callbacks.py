@@ -17,8 +17,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
-from service import callbacks, create_app
-from service.callbacks import Callback, post, routable
+from service import create_app
+from service.sessions import callbacks
+from service.sessions.callbacks import Callback, post, routable
 
 from .conftest import auth, make_settings
 

@@ -22,7 +22,7 @@ from rules.chemistry_battle import GAME
 from rules.chemistry_battle.game import layout
 from rules.core import events_for
 from rules.zones import named_cards
-from service.tokens import Envelope, Sealer
+from service.games.tokens import Envelope, Sealer
 
 from .conftest import KEY_A
 from .test_conformance import layout_follows_play, moves_seen

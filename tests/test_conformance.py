@@ -29,7 +29,7 @@ from rules.match import NextRoundMove
 from rules.registry import GAMES
 from rules.wire import MoveForm, Outcome
 from rules.zones import Layout, Place, Seen, Zones, named_cards
-from service.tokens import Envelope, Sealer
+from service.games.tokens import Envelope, Sealer
 
 from . import contract
 from .conftest import KEY_A

@@ -1,4 +1,4 @@
-"""Due work (service/due.py) on a real Redis: claims, leases, releases, failures."""
+"""Due work (service/sessions/due.py) on a real Redis: claims, leases, releases, failures."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from service.due import DueWork, Runner
-from service.redis_client import RedisBackend
+from service.base.redis_client import RedisBackend
+from service.sessions.due import DueWork, Runner
 
 pytestmark = [pytest.mark.redis, pytest.mark.every_redis]
 

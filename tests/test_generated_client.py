@@ -28,7 +28,7 @@ import pytest
 from flask import Flask
 
 from rules.registry import GAMES
-from service.schemas.derive import pascal
+from service.games.schemas.derive import pascal
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTRACT = ROOT / "openapi" / "openapi.json"

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from service import create_app, limits
+from service import create_app
+from service.school import limits
 
 from .conftest import KEY_A, TEST_PREFIX, auth, checked, make_settings
 

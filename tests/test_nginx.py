@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from service.problems import SERVICE_PROBLEMS
+from service.http.problems import SERVICE_PROBLEMS
 
 from .contract import answered_outside
 from .test_gunicorn import _port, raw, serve

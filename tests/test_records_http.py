@@ -18,7 +18,7 @@ from flask.testing import FlaskClient
 
 from rules.records import Log
 from rules.registry import GAMES
-from service.tokens import Envelope, Sealer
+from service.games.tokens import Envelope, Sealer
 
 from .conftest import KEY_A, auth
 from .test_polymer_service import read_events

@@ -17,9 +17,9 @@ import pytest
 from redis.crc import key_slot
 
 from service import create_app
-from service.redis_client import BadRedisUrl, RedisBackend, parse_url
+from service.base.redis_client import BadRedisUrl, RedisBackend, parse_url
+from service.http.streams import Subscription
 from service.sessions.store import SessionStore
-from service.streams import Subscription
 
 from .conftest import TEST_PREFIX, make_settings
 from .redis_servers import Processes, _server_args, free_ports

@@ -4,7 +4,7 @@ redis-py's default pool (100 connections per process) refused the 101st request 
 needed Redis at once: 600-1,000 simultaneous hosted requests got 3-33% ``503
 redis_unavailable``, and of 520 streams opened at once only 267 opened. Connections now
 come from pools sized to a worker's concurrency that wait instead of failing
-(service/redis_client.py). `make serve`'s gunicorn (gevent workers) on a loopback port.
+(service/base/redis_client.py). `make serve`'s gunicorn (gevent workers) on a loopback port.
 """
 
 from __future__ import annotations

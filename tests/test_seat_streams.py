@@ -20,7 +20,8 @@ import pytest
 from flask import Flask
 
 from rules.registry import GAMES
-from service import create_app, streams
+from service import create_app
+from service.http import streams
 from service.sessions import store as store_module
 
 from .conftest import KEY_A, auth, make_settings

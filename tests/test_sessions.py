@@ -23,7 +23,8 @@ from werkzeug.test import TestResponse
 
 from rules.element_draft import GAME as DRAFT
 from rules.polymer import GAME as POLYMER
-from service import create_app, streams
+from service import create_app
+from service.http import streams
 from service.sessions.flow import ENDED_TTL_SECONDS
 from service.sessions.store import SessionStore
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from service import streams
-from service.problems import Problem
+from service.http import streams
+from service.http.problems import Problem
 
 from .conftest import make_settings
 

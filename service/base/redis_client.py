@@ -210,7 +210,7 @@ def _retry(timeout: float = 1.0) -> Retry:
 
 
 # A stream's pub/sub connection is never reconnected behind its back: the updates
-# published meanwhile would be missed silently (service/streams.py).
+# published meanwhile would be missed silently (service/http/streams.py).
 _NO_RETRY = Retry(NoBackoff(), retries=0)
 
 

@@ -23,7 +23,7 @@ Without gunicorn (tests, ``flask run``) the count is per process.
 >>> local.acquire(1)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-service.problems.Problem: This instance already serves its limit of 1 event streams...
+service.http.problems.Problem: This instance already serves its limit of 1 event streams...
 >>> first.release(); first.release()  # idempotent
 >>> local.open()
 0
@@ -193,7 +193,7 @@ class Subscription:
     node that serves the channel's slot, matching the commit's ``SPUBLISH``; else with
     ``SUBSCRIBE``. The connection comes from the pool ``client`` was built with: streams
     hold theirs for as long as they are open, so they never take the ones moves need
-    (``service/redis_client.py``), and it is never silently reconnected: a lost
+    (``service/base/redis_client.py``), and it is never silently reconnected: a lost
     connection raises, the stream says ``error``, and the client resyncs instead of
     missing the updates published meanwhile.
     """
