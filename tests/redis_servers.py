@@ -14,7 +14,7 @@ import signal
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,11 +55,11 @@ def free_ports(n: int, *, bus: bool = False) -> list[int]:
     return found
 
 
-def wait_for(check: object, timeout: float, what: str) -> None:
+def wait_for(check: Callable[[], object], timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while True:
         try:
-            if check():  # type: ignore[operator]
+            if check():
                 return
         except (redis.RedisError, OSError):
             pass
