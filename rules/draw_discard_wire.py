@@ -77,6 +77,8 @@ __all__ = [
     "SeatScore",
     "SeatView",
     "Step",
+    "TableDeck",
+    "TableFace",
     "TableView",
     "Turn",
     "You",
@@ -253,6 +255,18 @@ class Face(TypedDict):
     z: NotRequired[Annotated[int, F("Element cards: the atomic number.", minimum=1, maximum=MAX_Z)]]
     law: NotRequired[Annotated[str, F("Wild cards: the law it states.")]]
     text: NotRequired[Annotated[str, F("Wild cards: the statement of the law.")]]
+
+
+TableDeck = Literal["basic", "covalent", "ionic", "custom"]
+"""The decks a table's cards come from: the Basic Deck of 54 Elements (Canasta) and the
+compound decks."""
+
+
+class TableFace(Face):
+    """A card of either game's table as :mod:`rules.chemistry.decks.compound` numbers it
+    (not on the wire: each game's ``Card`` names the decks its tables hold)."""
+
+    deck: TableDeck
 
 
 class CapturePart(TypedDict):

@@ -14,11 +14,19 @@ with the highest id on the table wins the round.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules.chemistry.decks import basic_deck
 
-DECK: tuple[dict[str, Any], ...] = tuple(basic_deck())
+if TYPE_CHECKING:  # the declarations take the deck's range from here
+    from .wire import Card
+
+
+def _card(entry: Mapping[str, Any]) -> Card:
+    return {"id": entry["id"], "z": entry["z"], "symbol": entry["symbol"], "name": entry["name"]}
+
+
+DECK: tuple[Card, ...] = tuple(_card(entry) for entry in basic_deck())
 """Every card, in atomic-number order; ``DECK[z - 1]`` is the card ``z``."""
 
 CARD_IDS: tuple[int, ...] = tuple(c["id"] for c in DECK)
@@ -35,7 +43,7 @@ DEAL_TABLE: Mapping[int, tuple[int, int]] = {
 }
 
 
-def card(z: int) -> dict[str, Any]:
+def card(z: int) -> Card:
     """A card as views and events show it (a shared, read-only dict)."""
     return DECK[z - 1]
 

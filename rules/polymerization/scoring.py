@@ -13,11 +13,14 @@ For a seat's counted chains i (one molecule each, N_i = 1, molar mass M_i):
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules.core import Outcome, State, rank_seats
 
 from .chains import CAPPED, TERMINATED, molar_mass, units
+
+if TYPE_CHECKING:  # the shapes import this module (its scoring and ranking names)
+    from .wire import Arithmetic, ScoredChain, Scores, SeatScore
 
 PLACES = 6
 """Mn, Mw and PDI are rounded to 10^-6 before they are compared or shown."""
@@ -43,11 +46,11 @@ def counted(chain: Mapping[str, Any], capped_count: bool) -> bool:
     return chain["state"] == TERMINATED or (capped_count and chain["state"] == CAPPED)
 
 
-def seat_breakdown(state: State, seat: int) -> dict[str, Any]:
+def seat_breakdown(state: State, seat: int) -> SeatScore:
     """One seat's counted chains with units and M_i, and the Mn / Mw / PDI arithmetic."""
     opts = state["options"]
     per_card, end_groups = opts["units_per_card"], opts["end_groups"]
-    chains = []
+    chains: list[ScoredChain] = []
     for chain in state["chains"]:
         if chain["owner"] != seat or not counted(chain, opts["capped_count"]):
             continue
@@ -87,7 +90,7 @@ def _num(x: float) -> str:
 
 def arithmetic(
     masses: Sequence[float], mn: float | None, mw: float | None, pdi: float | None
-) -> dict[str, str]:
+) -> Arithmetic:
     """The three formulas with this seat's numbers in them, for a learner to check.
 
     >>> arithmetic([1000.0, 3000.0], *mn_mw_pdi([1000.0, 3000.0]))["pdi"]
@@ -108,7 +111,7 @@ def arithmetic(
     }
 
 
-def scores(state: State) -> dict[str, Any]:
+def scores(state: State) -> Scores:
     """Every seat's breakdown; ``final`` once the game is over."""
     opts = state["options"]
     return {

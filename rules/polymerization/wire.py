@@ -88,6 +88,13 @@ _agree(Propagation, PROPAGATION_MODES, "propagation modes")
 _agree(Scoring, SCORING, "scoring rules")
 _agree(Ranking, RANKING, "rankings")
 
+# The data's keys as the declared ones (the same strings, typed), for what views show.
+KIND: dict[str, _Kind] = {key: key for key in get_args(_Kind)}
+CARD_KEY: dict[str, _CardKey] = {key: key for key in get_args(_CardKey)}
+MONOMER_KEY: dict[str, _MonomerKey] = {key: key for key in get_args(_MonomerKey)}
+INITIATOR_KEY: dict[str, _InitiatorKey] = {key: key for key in get_args(_InitiatorKey)}
+MECHANISM: dict[str, _Mechanism] = {key: key for key in get_args(_Mechanism)}
+
 # ---------------------------------------------------------------- shared members ----
 CardNo = Annotated[CardId, F(minimum=1, maximum=CARD_MAX, example=41)]
 ChainId = Annotated[
