@@ -38,7 +38,7 @@ from typing import Any
 
 import orjson
 from flask import Flask, Response, g, request
-from marshmallow import ValidationError
+from marshmallow import Schema, ValidationError
 
 MOVES = ("moves",)
 
@@ -68,10 +68,15 @@ def create_app(settings: Any = None) -> Flask:
     apis = service.extensions["chemgames.games"]
     modes = {slug: Stateless(api) for slug, api in apis.items() if api.stateless}
     hosted = {slug: Hosted(api) for slug, api in apis.items()}
-    hosted_schemas = {slug: _request_schema(mode, MOVE)() for slug, mode in hosted.items()}
+
+    def made(schema: type[Schema] | None) -> Schema:
+        assert schema is not None, "a move and a legal-moves request have a body"
+        return schema()
+
+    hosted_schemas = {slug: made(_request_schema(mode, MOVE)) for slug, mode in hosted.items()}
     ops = {"moves": MOVE, "legal-moves": LEGAL_MOVES}
     schemas = {
-        (slug, name): _request_schema(mode, op)()
+        (slug, name): made(_request_schema(mode, op))
         for slug, mode in modes.items()
         for name, op in ops.items()
     }

@@ -217,7 +217,7 @@ def polymer(client: Any, moves: int, seed: int) -> None:
         seat = (i // 2) % 5
         if loan is None:
             actor, card = seat, hands[seat][i % len(hands[seat])]
-            move = {"type": "lend", "to": (seat + 1) % 5, "cards": [card]}
+            move: dict[str, Any] = {"type": "lend", "to": (seat + 1) % 5, "cards": [card]}
         else:
             actor, move = (seat + 1) % 5, {"type": "repay", "loan": loan[0], "cards": [loan[1]]}
         answer = client.post(

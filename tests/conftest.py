@@ -163,7 +163,7 @@ def _every_app_checked() -> None:
     def create(*args: Any, **kwargs: Any) -> Flask:
         return checked(real(*args, **kwargs))
 
-    service.create_app = create  # type: ignore[assignment]
+    service.create_app = create
 
 
 _every_app_checked()

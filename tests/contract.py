@@ -94,7 +94,7 @@ class Recorder:
         data = orjson.dumps(body)
         self.answers.setdefault(hashlib.blake2b(data, digest_size=16).digest(), (where, data))
         record = body.get("record") if isinstance(body, dict) else None
-        whole = bool(record) and record.get("complete")
+        whole = isinstance(record, dict) and record.get("complete")
         if where.endswith("Record") and response.status_code == 200 and whole:
             self.records.append((path.split("/")[2], record))
 

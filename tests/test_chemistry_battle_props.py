@@ -12,6 +12,7 @@ hand or a kitty card before the end, and the state survives the sealed token.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
@@ -97,7 +98,7 @@ def conserved(state: State) -> None:
     assert sorted(held) == list(range(1, 55))
 
 
-def shown_at_the_end(state: State, seen: dict[str, Any]) -> None:
+def shown_at_the_end(state: State, seen: Mapping[str, Any]) -> None:
     """Once the game is over every seat's cards are counted face up: hand, captured
     kitty cards and collected cards, in the order they lie."""
     zones = state["zones"]

@@ -13,8 +13,8 @@ import asyncio
 import json
 import time
 from collections import Counter
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Coroutine, Iterator
+from typing import Any, TypeVar
 
 import pytest
 
@@ -61,7 +61,12 @@ def _ready(port: int) -> None:
         time.sleep(0.2)
 
 
-async def _all_at_once(calls: list[Any], timeout: float = 120) -> list[tuple[int, Any]]:
+Answer = TypeVar("Answer")
+
+
+async def _all_at_once(
+    calls: list[Coroutine[Any, Any, Answer]], timeout: float = 120
+) -> list[Answer]:
     return list(await asyncio.wait_for(asyncio.gather(*calls), timeout))
 
 

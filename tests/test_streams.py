@@ -15,7 +15,7 @@ from .conftest import make_settings
 
 
 class FakeWorker:
-    pass
+    stream_slot: int | None  # set by streams.assign
 
 
 @pytest.fixture()
@@ -51,7 +51,8 @@ def test_workers_share_one_bound_and_a_dead_workers_streams_are_reclaimed(master
 
 
 def test_a_refused_stream_holds_no_place() -> None:
-    counts = multiprocessing.RawArray(ctypes.c_int, 2)
+    # a ctypes array, held as Any as the master holds it (service/streams.py, _shared)
+    counts: Any = multiprocessing.RawArray(ctypes.c_int, 2)
     one, two = streams.Limiter(counts, 0), streams.Limiter(counts, 1)
     slot = one.acquire(1)
     for _ in range(3):
@@ -108,7 +109,7 @@ def test_open_streams_never_take_the_connections_moves_need(
     for _ in range(8):
         resp = client.get(f"/v1/polymer/sessions/{sid}/events", buffered=False)
         assert resp.status_code == 200
-        assert next(iter(resp.response)).startswith(b"retry:")  # subscribed by now
+        assert next(resp.iter_encoded()).startswith(b"retry:")  # subscribed by now
         opened.append(resp)
     assert client.post("/v1/polymer/sessions", json={"players": 5}).status_code == 201
     assert client.get(f"/v1/polymer/sessions/{sid}").status_code == 200
