@@ -138,10 +138,9 @@ worker_class = ProblemWorker
 
 def on_starting(server: object) -> None:
     """Before workers fork: the shared dev key, the stream counts, a Redis if none is set."""
-    from service import http_write, streams
+    from service import streams
     from service.config import ConfigError, Settings
 
-    http_write.install()  # an answer's head and body in one send (inherited by workers)
     try:
         Settings.from_env()  # creates instance/dev-state-key once when STATE_KEYS is unset
     except ConfigError as error:
