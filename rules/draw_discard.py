@@ -35,18 +35,16 @@ deal's cards), and from :func:`rules.chemistry.compounds.capture_parts` ``all_wi
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
+from rules import draw_discard_wire as dw
 from rules.chemistry.compounds import capture_choices, capture_parts, capture_text, explain
 from rules.chemistry.decks.compound import TableCards
 from rules.core import JSON, Code, Event, RuleViolation, State, left_of
+from rules.draw_discard_wire import FACE_UP, HAND, Face
 from rules.rng import RngState, shuffled
 from rules.shapes import quote
 from rules.zones import Layout, Place, Seen, Zone, Zones, emitted
-
-if TYPE_CHECKING:  # the shapes import this module (its hand size)
-    from rules import draw_discard_wire as dw
-    from rules.draw_discard_wire import Face
 
 __all__ = [
     "CODES",
@@ -78,9 +76,6 @@ __all__ = [
     "verify_draw",
     "verify_step",
 ]
-
-FACE_UP = 6
-HAND = 7
 
 SEED_DEAL = (
     "Deal each player 7 cards from the deck of element cards and wild cards. Place remaining "

@@ -14,12 +14,11 @@ with the highest id on the table wins the round.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rules.chemistry.decks import basic_deck
 
-if TYPE_CHECKING:  # the declarations take the deck's range from here
-    from .wire import Card
+from .wire import Card
 
 
 def _card(entry: Mapping[str, Any]) -> Card:
@@ -30,7 +29,6 @@ DECK: tuple[Card, ...] = tuple(_card(entry) for entry in basic_deck())
 """Every card, in atomic-number order; ``DECK[z - 1]`` is the card ``z``."""
 
 CARD_IDS: tuple[int, ...] = tuple(c["id"] for c in DECK)
-LOWEST, HIGHEST = CARD_IDS[0], CARD_IDS[-1]
 
 # Players -> (cards per hand, cards to the kitty). The seed's "3 players, deal 27
 # cards" cannot be (3 x 27 = 81): all 54 dealt evenly is 18 each (docs/rules).

@@ -10,7 +10,7 @@ same cards, so that card conservation and visibility are checked as for any zone
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rules import draw_discard as dd
 from rules import draw_discard_match as dm
@@ -23,8 +23,7 @@ from rules.chemistry.elements import element
 from rules.core import JSON, Event, State
 from rules.zones import Seen, Zone
 
-if TYPE_CHECKING:  # the shapes import this module (its limit on reshuffles)
-    from .wire import Card, Position, Run
+from .wire import Card, Position, Run
 
 LAYOUT = dd.layout(Zone("runs", Seen.PUBLIC, per_seat=True, ordered=False))
 """The shared table plus each seat's board of runs (every card on it face up), while a
@@ -32,8 +31,7 @@ round is being played."""
 layout = dm.round_layout(LAYOUT)
 """The table of a state: the hands are shown once the round is over."""
 
-DECK_OUT = "end_round"  # the shared draw step never reshuffles: this game does it (below)
-MAX_RESHUFFLES = 5
+DECK_OUT = "end_round"  # the shared draw step never reshuffles: moves.can_reshuffle does
 
 
 def cards_of(state: State) -> TableCards[Card]:

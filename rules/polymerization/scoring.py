@@ -13,20 +13,15 @@ For a seat's counted chains i (one molecule each, N_i = 1, molar mass M_i):
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rules.core import Outcome, State, rank_seats
 
 from .chains import CAPPED, TERMINATED, molar_mass, units
-
-if TYPE_CHECKING:  # the shapes import this module (its scoring and ranking names)
-    from .wire import Arithmetic, ScoredChain, Scores, SeatScore
+from .wire import Arithmetic, Ranking, ScoredChain, Scores, Scoring, SeatScore
 
 PLACES = 6
 """Mn, Mw and PDI are rounded to 10^-6 before they are compared or shown."""
-
-SCORING = ("monomers", "molar_mass")
-RANKING = ("mn_then_pdi", "pdi_then_mn", "pareto")
 
 
 def mn_mw_pdi(masses: Sequence[float]) -> tuple[float | None, float | None, float | None]:
@@ -154,9 +149,11 @@ def ranking_key(state: State) -> tuple[Callable[[int], tuple[Any, Any]], str | N
     better, and the name of the second criterion (the tie-break), if there is one."""
     opts = state["options"]
     table = [seat_breakdown(state, s) for s in range(int(state["players"]))]
-    if opts["scoring"] == "monomers":
+    # typed as declared: mypy refuses a comparison with a name the wire does not declare
+    scoring: Scoring = opts["scoring"]
+    if scoring == "monomers":
         return (lambda s: (table[s]["monomers"], 0)), None
-    rule = opts["ranking"]
+    rule: Ranking = opts["ranking"]
     if rule == "pareto":
         fronts = _pareto_fronts(table)
         return (lambda s: (-fronts[s], 0)), None

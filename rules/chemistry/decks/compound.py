@@ -32,16 +32,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeAlias, TypeVar
+from typing import Any, Generic, Literal, TypeAlias, TypeVar
 
 from rules.chemistry.compounds import Compound, parse_compound
 from rules.chemistry.elements import BY_SYMBOL
 from rules.core import JSON, RuleViolation
+from rules.draw_discard_wire import FACE_UP, TableDeck, TableFace
 
 from . import basic_deck, load
-
-if TYPE_CHECKING:  # the shapes import this module (the limits of a teacher's deck)
-    from rules.draw_discard_wire import TableDeck, TableFace
+from .limits import HAND_AFTER_DRAW, custom_limits, custom_spec
 
 __all__ = [
     "DECK_NAMES",
@@ -64,13 +63,6 @@ __all__ = [
 
 DECK_NAMES = ("covalent", "ionic")
 """The built-in compound decks."""
-
-HAND_AFTER_DRAW = 9
-"""7 cards dealt + 2 drawn: the largest capture a player can make on its first turn, and
-so the most atoms a compound card may have."""
-
-FACE_UP = 6
-"""Compound cards turned face up (a deck needs at least this many)."""
 
 MIN_PLAYING_CARDS = 3 * 7 + 1 + 2
 """Element and wild cards one deck needs: 3 players x 7 dealt, 1 to start the discard
@@ -167,22 +159,6 @@ def compound_deck(name: str) -> CompoundDeck:
     )
 
 
-@cache
-def _custom_spec() -> dict[str, Any]:
-    return load("custom-54")
-
-
-def custom_limits() -> dict[str, int]:
-    """The size limits of a teacher's compound list."""
-    head = _custom_spec()["deck"]
-    return {
-        "min_compounds": int(head["min_compounds"]),
-        "max_compounds": int(head["max_compounds"]),
-        "max_name_length": int(head["max_name_length"]),
-        "max_atoms": HAND_AFTER_DRAW,
-    }
-
-
 def _bad(message: str, **details: Any) -> RuleViolation:
     return RuleViolation("bad_compounds", message, **details)
 
@@ -204,7 +180,7 @@ def custom_deck(entries: object) -> CompoundDeck:
     low, high = limits["min_compounds"], limits["max_compounds"]
     if not isinstance(entries, list) or not low <= len(entries) <= high:
         raise _bad(f"compounds must be a list of {low} to {high} compounds.")
-    spec = _custom_spec()
+    spec = custom_spec()
     compounds: list[Compound] = []
     for i, entry in enumerate(entries):
         if not isinstance(entry, Mapping) or not set(entry) <= {"formula", "name", "bonding"}:
