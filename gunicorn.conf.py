@@ -139,8 +139,8 @@ worker_class = ProblemWorker
 
 def on_starting(server: object) -> None:
     """Before workers fork: the shared dev key, the stream counts, a Redis if none is set."""
-    from service import streams
-    from service.config import ConfigError, Settings
+    from service.base.config import ConfigError, Settings
+    from service.http import streams
 
     try:
         Settings.from_env()  # creates instance/dev-state-key once when STATE_KEYS is unset
@@ -148,7 +148,7 @@ def on_starting(server: object) -> None:
         raise SystemExit(f"chemgames: {error}") from None
     streams.share()
     if not os.environ.get("REDIS_URL"):
-        from service import embedded_redis
+        from service.base import embedded_redis
 
         try:
             # a folder of this server's own: a second `make serve` on another port in
@@ -177,18 +177,18 @@ def post_worker_init(worker: object) -> None:
 
 
 def pre_fork(server: object, worker: object) -> None:
-    from service import streams
+    from service.http import streams
 
     streams.assign(worker)
 
 
 def child_exit(server: object, worker: object) -> None:
-    from service import streams
+    from service.http import streams
 
     streams.reclaim(worker)
 
 
 def on_exit(server: object) -> None:
-    from service import embedded_redis
+    from service.base import embedded_redis
 
     embedded_redis.stop_all()

@@ -508,7 +508,7 @@ def service_env(redis_url: str, operator_key: str) -> dict[str, str]:
 
 
 def default_budgets() -> str:
-    from service.config import Settings
+    from service.base.config import Settings
 
     found = {f.name: f.default for f in fields(Settings) if f.name.startswith("rate_limit_")}
     return "; ".join(f"{name[11:]} {value}" for name, value in found.items())

@@ -10,10 +10,10 @@ each; bench/README.md, issue 21):
     the body back, through orjson (the echo);
 ``/limit/<path>``
     and, for a move, the address's rate limit drawn in Redis: the service's own script,
-    one round trip (``service.limits``);
+    one round trip (``service.school.limits``);
 ``/token/<path>``
     and the state token opened (every request) and, for a move, sealed again
-    (``service.tokens``: zlib, orjson, Fernet);
+    (``service.games.tokens``: zlib, orjson, Fernet);
 ``/trips/<path>`` (a move in a hosted session)
     the echo, after the two round trips every hosted move makes: the session's load
     with the rate limit (one pipeline), then a compare-and-set, here one that finds
@@ -38,7 +38,7 @@ from typing import Any
 
 import orjson
 from flask import Flask, Response, g, request
-from marshmallow import ValidationError
+from marshmallow import Schema, ValidationError
 
 MOVES = ("moves",)
 
@@ -47,13 +47,13 @@ def create_app(settings: Any = None) -> Flask:
     """The floor, with the deployment's settings (``settings``: a test's own)."""
     from rules.registry import GAMES
     from service import create_app as service_app
-    from service.config import Settings
-    from service.jsonio import json_response
-    from service.limits import Budget, RedisCounter
-    from service.operations import LEGAL_MOVES, MOVE, Hosted, Stateless, _request_schema
-    from service.problems import Problem
+    from service.api.operations import LEGAL_MOVES, MOVE, Hosted, Stateless, _request_schema
+    from service.base.config import Settings
+    from service.games.tokens import Sealer
+    from service.http.jsonio import json_response
+    from service.http.problems import Problem
+    from service.school.limits import Budget, RedisCounter
     from service.sessions.store import SessionStore
-    from service.tokens import Sealer
 
     settings = replace(settings or Settings.from_env(), due_work=False)
     service = service_app(settings)
@@ -68,10 +68,15 @@ def create_app(settings: Any = None) -> Flask:
     apis = service.extensions["chemgames.games"]
     modes = {slug: Stateless(api) for slug, api in apis.items() if api.stateless}
     hosted = {slug: Hosted(api) for slug, api in apis.items()}
-    hosted_schemas = {slug: _request_schema(mode, MOVE)() for slug, mode in hosted.items()}
+
+    def made(schema: type[Schema] | None) -> Schema:
+        assert schema is not None, "a move and a legal-moves request have a body"
+        return schema()
+
+    hosted_schemas = {slug: made(_request_schema(mode, MOVE)) for slug, mode in hosted.items()}
     ops = {"moves": MOVE, "legal-moves": LEGAL_MOVES}
     schemas = {
-        (slug, name): _request_schema(mode, op)()
+        (slug, name): made(_request_schema(mode, op))
         for slug, mode in modes.items()
         for name, op in ops.items()
     }

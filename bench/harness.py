@@ -182,7 +182,7 @@ def bench_app(url: str, prefix: str) -> Any:
     from cryptography.fernet import Fernet
 
     from service import create_app
-    from service.config import Settings
+    from service.base.config import Settings
 
     return create_app(
         Settings(
@@ -205,7 +205,9 @@ class RoundTrips:
 
         self.count = 0
         self._cls = redis.connection.AbstractConnection
-        self._original = original = self._cls.send_packed_command
+        self._original = self._cls.send_packed_command
+        # redis-py leaves send_packed_command unannotated: its signature, as called here
+        original: Callable[[Any, Any, bool], None] = self._original
 
         def counted(conn: Any, command: Any, check_health: bool = True) -> None:
             if counting():

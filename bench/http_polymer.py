@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable
+from typing import Any
 
 from .harness import (
     Client,
@@ -72,7 +73,7 @@ def play_session(
             seat = (i // 2) % 5
             if loan is None:
                 card = hands[seat][i % len(hands[seat])]
-                move = {"type": "lend", "to": (seat + 1) % 5, "cards": [card]}
+                move: dict[str, Any] = {"type": "lend", "to": (seat + 1) % 5, "cards": [card]}
                 actor = seat
             else:
                 move = {"type": "repay", "loan": loan[0], "cards": [loan[1]]}

@@ -150,7 +150,7 @@ def capacity(port: int, r: redis.Redis, due_key: str, sessions: int, seats: int,
         seconds_, micros = r.time()
         now = seconds_ * 1000 + micros // 1000
         oldest = r.zrangebyscore(due_key, "-inf", now, start=0, num=1, withscores=True)
-        lags.append(now - oldest[0][1] if oldest else 0.0)
+        lags.append(now - float(oldest[0][1]) if oldest else 0.0)
         time.sleep(0.02)
     took = time.monotonic() - began
     moves = sum(_versions(port, made)) - sum(versions)

@@ -21,8 +21,8 @@ import redis
 from cryptography.fernet import Fernet
 
 from rules.registry import GAMES
-from service.play import apply_move, new_game
-from service.tokens import Sealer
+from service.games.play import apply_move, new_game
+from service.games.tokens import Sealer
 
 from .harness import bench_app
 from .redis_cost import play

@@ -26,8 +26,8 @@ from cryptography.fernet import Fernet
 
 from rules.registry import GAMES
 from service import create_app
-from service.config import Settings
-from service.redis_client import glob_escape
+from service.base.config import Settings
+from service.base.redis_client import glob_escape
 
 
 def auth(token: str) -> dict[str, str]:

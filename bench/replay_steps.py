@@ -19,7 +19,7 @@ import orjson
 
 from rules import records
 from rules.registry import GAMES
-from service.play import apply_move, new_game
+from service.games.play import apply_move, new_game
 
 from .harness import bench_app
 

@@ -85,7 +85,9 @@ def instrument(app: Any, clock: Clock) -> None:
     import webargs.flaskparser
 
     from rules.core import GameRules
-    from service import jsonio, limits, tokens
+    from service.games import tokens
+    from service.http import jsonio
+    from service.school import limits
     from service.sessions.store import SessionStore
 
     def patch(owner: Any, name: str, stage: str) -> None:
@@ -215,7 +217,7 @@ def polymer(client: Any, moves: int, seed: int) -> None:
         seat = (i // 2) % 5
         if loan is None:
             actor, card = seat, hands[seat][i % len(hands[seat])]
-            move = {"type": "lend", "to": (seat + 1) % 5, "cards": [card]}
+            move: dict[str, Any] = {"type": "lend", "to": (seat + 1) % 5, "cards": [card]}
         else:
             actor, move = (seat + 1) % 5, {"type": "repay", "loan": loan[0], "cards": [loan[1]]}
         answer = client.post(

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
-from rules import shapes
+from rules import shapes, wire
 from rules.rng import choice, new_rng
 from rules.state import JSON, Event, Move, State
 from rules.wire import Wire
@@ -276,6 +276,11 @@ class Outcome:
             raise ValueError("an ended game's outcome gives a place to every ranked seat")
 
     def to_json(self) -> JSON:
+        return dict(self.declared())
+
+    def declared(self) -> wire.Outcome:
+        """The outcome as declared (``rules.wire.Outcome``): a game's ``game_over`` event
+        built as its ``TypedDict`` spreads it (``{"type": "game_over", **outcome.declared()}``)."""
         return {
             "finished": self.finished,
             "winners": list(self.winners),
@@ -424,7 +429,7 @@ class GameRules:
     setup: Setup
     to_act: Callable[[State], list[int]]
     view: Callable[[State, int | None], Mapping[str, Any]]
-    scores: Callable[[State], JSON]
+    scores: Callable[[State], Mapping[str, Any]]
     outcome: Callable[[State], Outcome]
     verify: Callable[[State, int, Move], None]
     legal_moves: Callable[[State, int], list[Move]]

@@ -35,14 +35,16 @@ deal's cards), and from :func:`rules.chemistry.compounds.capture_parts` ``all_wi
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
+from rules import draw_discard_wire as dw
 from rules.chemistry.compounds import capture_choices, capture_parts, capture_text, explain
 from rules.chemistry.decks.compound import TableCards
 from rules.core import JSON, Code, Event, RuleViolation, State, left_of
+from rules.draw_discard_wire import FACE_UP, HAND, Face
 from rules.rng import RngState, shuffled
 from rules.shapes import quote
-from rules.zones import Layout, Seen, Zone, Zones
+from rules.zones import Layout, Place, Seen, Zone, Zones, emitted
 
 __all__ = [
     "CODES",
@@ -74,9 +76,6 @@ __all__ = [
     "verify_draw",
     "verify_step",
 ]
-
-FACE_UP = 6
-HAND = 7
 
 SEED_DEAL = (
     "Deal each player 7 cards from the deck of element cards and wild cards. Place remaining "
@@ -150,7 +149,7 @@ def new_turn(seat: int) -> JSON:
 
 # ---------------------------------------------------------------- dealing -----------
 def _fixed(
-    spec: Mapping[str, Any], cards: TableCards, players: int
+    spec: Mapping[str, Any], cards: TableCards[Face], players: int
 ) -> tuple[list[list[int]], list[int], list[int]]:
     """The cards a fixed deal names: hands, row, discard (see :func:`deal`; its shape is
     declared: ``rules.draw_discard_wire.DealHands``...)."""
@@ -193,12 +192,15 @@ def deal_counts(playing: int, players: int) -> dict[str, int]:
 
 def deal(
     state: State,
-    cards: TableCards,
+    cards: TableCards[Face],
     dealer: int,
     table: Layout,
     spec: Mapping[str, Any] | None = None,
+    *,
+    round_no: int,
 ) -> tuple[State, list[Event]]:
-    """Deal a round: ``state`` with new ``zones``, ``rng`` and ``turn`` (left of ``dealer``).
+    """Deal round ``round_no``: ``state`` with new ``zones``, ``rng`` and ``turn`` (left
+    of ``dealer``).
 
     ``spec`` fixes some cards for a lesson or a test: ``{"hands": [[name, ...] per seat],
     "row": [formula, ...], "discard": name}``, every part optional, where a name is an
@@ -225,24 +227,34 @@ def deal(
     )
     first = left_of(dealer, players)
     new = {**state, "rng": rng, "zones": zones, "turn": new_turn(first)}
-    events: list[Event] = [
-        {"type": "round_dealt", "dealer": dealer, "first": first, "hand_size": HAND},
-    ]
+    dealt: dw.RoundDealtEvent = {
+        "type": "round_dealt",
+        "dealer": dealer,
+        "first": first,
+        "hand_size": HAND,
+        "round": round_no,
+    }
+    events = [emitted(dealt)]
     for seat in range(players):
+        hand = zones["hand"][seat]
+        to_seat: dw.CardsDealtEvent[Face] = {
+            "type": "cards_dealt",
+            "seat": seat,
+            "count": len(hand),
+        }
         events.append(
-            table.moved(
-                {"type": "cards_dealt", "seat": seat},
-                zones["hand"][seat],
-                ("draw", None),
-                ("hand", seat),
-                players,
-                cards.face,
-            )
+            table.moved(to_seat, hand, ("draw", None), ("hand", seat), players, cards.face)
         )
-    events.append(
-        {"type": "compounds_turned_up", "cards": [cards.face(c) for c in row], "count": len(row)}
-    )
-    events.append({"type": "discard_started", "card": cards.face(discard[-1])})
+    turned: dw.CompoundsTurnedUpEvent[Face] = {
+        "type": "compounds_turned_up",
+        "cards": [cards.face(c) for c in row],
+        "count": len(row),
+    }
+    started: dw.DiscardStartedEvent[Face] = {
+        "type": "discard_started",
+        "card": cards.face(discard[-1]),
+    }
+    events += [emitted(turned), emitted(started)]
     return new, events
 
 
@@ -315,7 +327,12 @@ def verify_draw(state: State, seat: int, source: str, deck_out: str) -> None:
 
 
 def apply_draw(
-    state: State, seat: int, source: str, cards: TableCards, table: Layout, deck_out: str
+    state: State,
+    seat: int,
+    source: Literal["deck", "discard"],
+    cards: TableCards[Face],
+    table: Layout,
+    deck_out: str,
 ) -> tuple[State, list[Event]]:
     """Draw one card for ``seat`` (verified by :func:`verify_draw`).
 
@@ -329,34 +346,31 @@ def apply_draw(
         reshuffled, event = reshuffle(state)
         zones, rng = reshuffled["zones"], reshuffled["rng"]
         events.append(event)
-    src = ("draw", None) if source == "deck" else ("discard", None)
+    src: Place = ("draw", None) if source == "deck" else ("discard", None)
     zones, drawn = table.draw(zones, src, ("hand", seat), 1)
     turn = dict(state["turn"])
     turn["drawn"] = int(turn["drawn"]) + 1
     turn["took_discard"] = bool(turn["took_discard"]) or source == "discard"
-    events.append(
-        table.moved(
-            {
-                "type": "card_drawn",
-                "seat": seat,
-                "source": source,
-                "deck_count": len(zones["draw"]),
-            },
-            drawn,
-            src,
-            ("hand", seat),
-            players,
-            cards.face,
-        )
-    )
+    drew: dw.CardDrawnEvent[Face] = {
+        "type": "card_drawn",
+        "seat": seat,
+        "source": source,
+        "deck_count": len(zones["draw"]),
+        "count": len(drawn),
+    }
+    events.append(table.moved(drew, drawn, src, ("hand", seat), players, cards.face))
     new = {**state, "zones": zones, "rng": rng, "turn": turn}
     if turn["drawn"] >= 2:
         turn["step"] = "play"
     elif not draw_sources(new, deck_out):
         turn["step"] = "play"
-        events.append(
-            {"type": "draw_ended", "seat": seat, "drawn": turn["drawn"], "reason": "no_cards"}
-        )
+        ended: dw.DrawEndedEvent = {
+            "type": "draw_ended",
+            "seat": seat,
+            "drawn": turn["drawn"],
+            "reason": "no_cards",
+        }
+        events.append(emitted(ended))
     return new, events
 
 
@@ -366,16 +380,17 @@ def reshuffle(state: State) -> tuple[State, Event]:
     zones = state["zones"]
     rng, order = shuffled(state["rng"], zones["discard"][:-1])
     zones = {**zones, "discard": zones["discard"][-1:], "draw": order + zones["draw"]}
-    return {**state, "zones": zones, "rng": rng}, {"type": "deck_reshuffled", "count": len(order)}
+    event: dw.DeckReshuffledEvent = {"type": "deck_reshuffled", "count": len(order)}
+    return {**state, "zones": zones, "rng": rng}, emitted(event)
 
 
-def verify_cards(state: State, seat: int, played: Sequence[int], cards: TableCards) -> None:
+def verify_cards(state: State, seat: int, played: Sequence[int], cards: TableCards[Face]) -> None:
     """Refuse a list of cards to play that names one twice (``duplicate_card``) or one
     ``seat`` does not hold (``not_in_hand``)."""
     _check_cards(state, seat, played, cards)
 
 
-def _check_cards(state: State, seat: int, played: Sequence[int], cards: TableCards) -> None:
+def _check_cards(state: State, seat: int, played: Sequence[int], cards: TableCards[Face]) -> None:
     twice = sorted({c for c in played if list(played).count(c) > 1})
     if twice:
         raise RuleViolation(
@@ -393,7 +408,7 @@ def _check_cards(state: State, seat: int, played: Sequence[int], cards: TableCar
         )
 
 
-def _name(cards: TableCards, card: int) -> str:
+def _name(cards: TableCards[Face], card: int) -> str:
     if card not in cards.ids:
         return ""
     face = cards.face(card)
@@ -402,7 +417,7 @@ def _name(cards: TableCards, card: int) -> str:
 
 
 def verify_capture(
-    state: State, seat: int, compound: int, played: Sequence[int], cards: TableCards
+    state: State, seat: int, compound: int, played: Sequence[int], cards: TableCards[Face]
 ) -> None:
     """Refuse capturing ``compound`` with the cards ``played`` now (the cards must be
     exactly its elements: :func:`capture_parts`)."""
@@ -426,62 +441,71 @@ def apply_capture(
     seat: int,
     compound: int,
     played: Sequence[int],
-    cards: TableCards,
+    cards: TableCards[Face],
     table: Layout,
+    points: int,
 ) -> tuple[State, list[Event]]:
     """Play ``played`` (in that order: the last is the new top of the discard pile) and
-    take ``compound`` (verified by :func:`verify_capture`); turn up a replacement. The
-    turn is not ended here."""
+    take ``compound`` (verified by :func:`verify_capture`), worth ``points``; turn up a
+    replacement. The turn is not ended here."""
     chemistry = cards.compound(compound)
     parts = capture_parts(chemistry, [cards.face(c) for c in played])
     zones = table.move(state["zones"], ("hand", seat), ("discard", None), list(played))
     zones = table.move(zones, ("row", None), ("captured", seat), [compound])
-    events: list[Event] = [
-        {
-            "type": "compound_captured",
-            "seat": seat,
-            "card": cards.face(compound),
-            "cards": [cards.face(c) for c in played],
-            "parts": [dict(p) for p in parts],
-            "text": capture_text(chemistry, parts),
-            "explanation": explain(chemistry),
-        }
-    ]
+    captured: dw.CompoundCapturedEvent[Face] = {
+        "type": "compound_captured",
+        "seat": seat,
+        "card": cards.face(compound),
+        "cards": [cards.face(c) for c in played],
+        "parts": [_part(p) for p in parts],
+        "text": capture_text(chemistry, parts),
+        "explanation": explain(chemistry),
+        "points": points,
+    }
+    events = [emitted(captured)]
     if zones["compounds"]:
         zones, up = table.draw(zones, ("compounds", None), ("row", None), 1)
-        events.append(
-            {
-                "type": "compound_turned_up",
-                "card": cards.face(up[0]),
-                "pile_count": len(zones["compounds"]),
-            }
-        )
+        turned: dw.CompoundTurnedUpEvent[Face] = {
+            "type": "compound_turned_up",
+            "card": cards.face(up[0]),
+            "pile_count": len(zones["compounds"]),
+        }
+        events.append(emitted(turned))
     return {**state, "zones": zones}, events
 
 
-def verify_discard(state: State, seat: int, card: int, cards: TableCards) -> None:
+def _part(part: Mapping[str, Any]) -> dw.CapturePart:
+    """A card of a capture as :func:`rules.chemistry.compounds.capture_parts` says it is."""
+    out: dw.CapturePart = {"card": part["card"], "symbol": part["symbol"], "wild": part["wild"]}
+    if "law" in part:
+        out["law"] = part["law"]
+    return out
+
+
+def verify_discard(state: State, seat: int, card: int, cards: TableCards[Face]) -> None:
     """Refuse discarding ``card`` now (a game may add that a capture must come first)."""
     verify_step(state, seat, "play")
     _check_cards(state, seat, [card], cards)
 
 
 def apply_discard(
-    state: State, seat: int, card: int, cards: TableCards, table: Layout
+    state: State, seat: int, card: int, cards: TableCards[Face], table: Layout
 ) -> tuple[State, list[Event]]:
     """Put ``card`` from ``seat``'s hand on the discard pile. The turn is not ended here."""
     zones = table.move(state["zones"], ("hand", seat), ("discard", None), [card])
+    discarded: dw.CardDiscardedEvent[Face] = {
+        "type": "card_discarded",
+        "seat": seat,
+        "count": 1,
+        "cards": [cards.face(card)],
+    }
     event = table.moved(
-        {"type": "card_discarded", "seat": seat},
-        [card],
-        ("hand", seat),
-        ("discard", None),
-        int(state["players"]),
-        cards.face,
+        discarded, [card], ("hand", seat), ("discard", None), int(state["players"]), cards.face
     )
     return {**state, "zones": zones}, [event]
 
 
-def capture_moves(state: State, seat: int, cards: TableCards) -> list[JSON]:
+def capture_moves(state: State, seat: int, cards: TableCards[Face]) -> list[JSON]:
     """Every distinct capture ``seat``'s hand can make of a face-up compound (copies of a
     face are interchangeable: each way is listed once, with the lowest-numbered copies)."""
     return [
@@ -490,7 +514,7 @@ def capture_moves(state: State, seat: int, cards: TableCards) -> list[JSON]:
     ]
 
 
-def can_capture(state: State, seat: int, cards: TableCards) -> bool:
+def can_capture(state: State, seat: int, cards: TableCards[Face]) -> bool:
     """Whether ``seat``'s hand can capture a face-up compound (:func:`capture_moves`)."""
     return bool(_captures_of(state, seat, cards))
 
@@ -498,12 +522,12 @@ def can_capture(state: State, seat: int, cards: TableCards) -> bool:
 _Capture = tuple[int, tuple[int, ...]]
 """A compound card and the cards that capture it."""
 _CAPTURES: dict[
-    tuple[int, tuple[int, ...], tuple[int, ...]], tuple[TableCards, tuple[_Capture, ...]]
+    tuple[int, tuple[int, ...], tuple[int, ...]], tuple[TableCards[Face], tuple[_Capture, ...]]
 ] = {}
 _CAPTURES_KEPT = 1024
 
 
-def _captures_of(state: State, seat: int, cards: TableCards) -> tuple[_Capture, ...]:
+def _captures_of(state: State, seat: int, cards: TableCards[Face]) -> tuple[_Capture, ...]:
     """The captures of :func:`capture_moves`, remembered by table, hand and row: a seat
     that must capture when it can is asked whether it can for every other move it might
     make. An entry holds its table, so no other table can take its ``id`` meanwhile."""
@@ -534,7 +558,7 @@ def deck_ran_out(state: State, deck_out: str) -> bool:
 _COMPOUND_PLACES = frozenset({"compounds", "row", "captured"})
 
 
-def misplaced(zones: Zones, table: Layout, cards: TableCards) -> list[str]:
+def misplaced(zones: Zones, table: Layout, cards: TableCards[Face]) -> list[str]:
     """Compound cards outside the compound zones, or other cards inside them (that every
     card is held once is the layout's check: ``GameRules(cards=...)``)."""
     problems = []

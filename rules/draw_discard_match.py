@@ -21,15 +21,18 @@ codes, ``not_your_turn``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from rules import draw_discard as dd
+from rules import draw_discard_wire as dw
 from rules import match
 from rules.actions import Verify
 from rules.chemistry.decks.compound import DECK_NAMES, TableCards, custom_deck
-from rules.core import JSON, Chooser, Event, Move, Outcome, RuleViolation, State, check_seat
+from rules.core import Chooser, Event, Move, Outcome, RuleViolation, State, check_seat
+from rules.draw_discard_wire import Face, S
 from rules.rng import new_rng
-from rules.zones import Layout
+from rules.wire import C, Pile
+from rules.zones import Layout, Place, Zones, emitted
 
 __all__ = [
     "ONE_DECK_MAX",
@@ -40,26 +43,26 @@ __all__ = [
     "new_state",
     "next_rounds",
     "outcome",
+    "phase",
+    "pile",
+    "piles",
     "redeal_hidden",
     "round_layout",
     "round_over",
     "scores",
+    "seat_score",
+    "seat_view",
     "to_act",
     "verify_next_round",
-    "view",
     "waiting",
+    "you",
 ]
 
 ONE_DECK_MAX = 3
 """The most players one compound deck serves (Compound Capture's seed); with option
 ``decks`` null, both games play one deck up to this count and both decks above it."""
 
-Greedy = Callable[[State, int, Sequence[Move], TableCards], Move]
-PerSeat = Callable[[int], JSON]
-
-
-def _nothing(seat: int) -> JSON:
-    return {}
+Greedy = Callable[[State, int, Sequence[Move], TableCards[Face]], Move]
 
 
 # ---------------------------------------------------------------- setup -------------
@@ -160,13 +163,16 @@ def to_act(state: State) -> list[int]:
     return [int(state["turn"]["seat"])]
 
 
-def end_round(state: State, result: JSON, events: list[Event]) -> tuple[State, list[Event]]:
+def end_round(
+    state: State, result: Mapping[str, Any], ended: Mapping[str, object], events: list[Event]
+) -> tuple[State, list[Event]]:
     """End the round with ``result`` (its ``seats``' ``points`` go to the match): no seat
-    has the turn; events ``round_ended`` and the match's own (:func:`rules.match.end_round`)
-    are added to ``events``."""
+    has the turn; ``ended`` (the game's ``round_ended`` event, built as its declared
+    ``RoundEndedEvent``) and the match's own events (:func:`rules.match.end_round`) are
+    added to ``events``."""
     m, more = match.end_round(state["match"], [s["points"] for s in result["seats"]])
     new = {**state, "turn": None, "result": result, "match": m}
-    events.append({"type": "round_ended", "round": m["round"], **result})
+    events.append(emitted(ended))
     events.extend(more)
     return new, events
 
@@ -206,114 +212,111 @@ def redeal_hidden(
 
 
 # ---------------------------------------------------------------- views -------------
-def view(
-    state: State,
-    seat: int | None,
-    *,
-    slug: str,
-    table: Layout,
-    cards: TableCards,
-    compound_points: int,
-    rules: JSON,
-    board: PerSeat = _nothing,
-    points: PerSeat = _nothing,
-) -> JSON:
-    """What ``seat`` (``None``: an observer) sees of the table by ``table`` (the layout
-    of the state: :func:`round_layout`): the piles (faces only where it may see them), every
-    seat's hand (its cards once the round is over), captured compounds and points, the
-    round's end, the match, and its own hand. ``rules`` (the game's options and counters
-    a player should know) follows the turn; ``board(s)`` (a game's own cards on seat
-    ``s``'s side of the table) follows its captured compounds, ``points(s)`` (its other
-    points) its compound points, ``compound_points`` each."""
-    if seat is not None:
-        check_seat(state, seat)
-    show = cards.face
-    zones = state["zones"]
-    players = int(state["players"])
-    result = state["result"]
-    m = state["match"]
-    discard = table.pile_view(zones, ("discard", None), seat, show)
-    discard["top"] = show(zones["discard"][-1]) if zones["discard"] else None
-    seats = []
-    for s in range(players):
-        seats.append(
-            {
-                "seat": s,
-                "hand_count": len(zones["hand"][s]),
-                "hand": table.pile_view(zones, ("hand", s), seat, show),
-                "captured": table.pile_view(zones, ("captured", s), seat, show),
-                **board(s),
-                "compound_points": compound_points * len(zones["captured"][s]),
-                **points(s),
-                "round_points": result["seats"][s]["points"] if result else None,
-                "total": m["totals"][s],
-            }
-        )
-    out: JSON = {
-        "game": slug,
-        "players": players,
-        "decks": list(state["decks"]),
-        "phase": "match_over" if m["over"] else "round_over" if result else "play",
-        "turn": dict(state["turn"]) if state["turn"] else None,
-        **rules,
-        "row": table.pile_view(zones, ("row", None), seat, show),
-        "compound_pile": table.pile_view(zones, ("compounds", None), seat, show),
-        "draw": table.pile_view(zones, ("draw", None), seat, show),
-        "discard": discard,
-        "seats": seats,
-        "round_end": result,
-        "match": match.view(m),
-        "you": None,
+def pile(
+    table: Layout, zones: Zones, place: Place, seat: int | None, show: Callable[[int], C]
+) -> Pile[C]:
+    """A pile as ``seat`` sees it by ``table``: always its ``count``; its ``cards``
+    (bottom first) where it sees them, else ``None`` (no pile of this table shows its
+    top alone: :meth:`rules.zones.Layout.pile_view`'s ``top`` has no place here)."""
+    cards = table.pile(zones, place)
+    return {
+        "count": len(cards),
+        "cards": [show(c) for c in cards] if table.can_see(place, seat) else None,
     }
-    if seat is not None:
-        out["you"] = {"seat": seat, "hand": [show(c) for c in zones["hand"][seat]]}
-    return out
 
 
-def scores(
-    state: State, cards: TableCards, compound_points: int, points: PerSeat = _nothing
-) -> JSON:
-    """Each seat's captured compounds (``compound_points`` each) and ``points(s)`` (a
-    game's other points) of the round so far; the hand penalties only once the round is
-    over (before then they would tell what a hand holds); the match's rounds."""
+def phase(state: State) -> Literal["play", "round_over", "match_over"]:
+    """Where the match stands: a round being played, between rounds, or over."""
+    return "match_over" if state["match"]["over"] else "round_over" if round_over(state) else "play"
+
+
+def piles(
+    state: State, seat: int | None, table: Layout, show: Callable[[int], C]
+) -> tuple[Pile[C], Pile[C], Pile[C], dw.DiscardPile[C]]:
+    """The table's piles as ``seat`` (``None``: an observer) sees them by ``table`` (the
+    layout of the state: :func:`round_layout`): the face-up row, the compound pile and the
+    draw deck (face down: their counts), and the discard pile with its top card."""
+    zones = state["zones"]
+    discard = pile(table, zones, ("discard", None), seat, show)
+    top = zones["discard"][-1] if zones["discard"] else None
+    return (
+        pile(table, zones, ("row", None), seat, show),
+        pile(table, zones, ("compounds", None), seat, show),
+        pile(table, zones, ("draw", None), seat, show),
+        {
+            "count": discard["count"],
+            "cards": discard["cards"],
+            "top": show(top) if top is not None else None,
+        },
+    )
+
+
+def seat_view(
+    state: State,
+    s: int,
+    seat: int | None,
+    table: Layout,
+    show: Callable[[int], C],
+    compound_points: int,
+) -> dw.SeatView[C]:
+    """Seat ``s`` as ``seat`` sees it: its hand (its cards once the round is over), its
+    captured compounds (``compound_points`` each), the round's points and its total (a
+    game adds its own members, in their places: :func:`rules.chemistry_canasta.game.view`)."""
     zones = state["zones"]
     result = state["result"]
+    return {
+        "seat": s,
+        "hand_count": len(zones["hand"][s]),
+        "hand": pile(table, zones, ("hand", s), seat, show),
+        "captured": pile(table, zones, ("captured", s), seat, show),
+        "compound_points": compound_points * len(zones["captured"][s]),
+        "round_points": result["seats"][s]["points"] if result else None,
+        "total": state["match"]["totals"][s],
+    }
+
+
+def you(state: State, seat: int | None, show: Callable[[int], C]) -> dw.You[C] | None:
+    """``seat``'s own seat and hand (``None`` for an observer)."""
+    if seat is None:
+        return None
+    return {"seat": seat, "hand": [show(c) for c in state["zones"]["hand"][seat]]}
+
+
+def seat_score(state: State, s: int, cards: TableCards[Face], compound_points: int) -> dw.SeatScore:
+    """Seat ``s``'s captured compounds (``compound_points`` each) of the round so far; its
+    hand's penalties only once the round is over (before then they would tell what the
+    hand holds); its match total (a game adds its own members, in their places)."""
+    zones = state["zones"]
+    captured = zones["captured"][s]
+    done = state["result"]["seats"][s] if state["result"] else None
+    return {
+        "seat": s,
+        "compounds": [str(cards.face(c)["formula"]) for c in captured],
+        "compound_points": compound_points * len(captured),
+        "hand_count": len(zones["hand"][s]),
+        "elements_in_hand": done["elements_in_hand"] if done else None,
+        "wilds_in_hand": done["wilds_in_hand"] if done else None,
+        "penalty": done["penalty"] if done else None,
+        "round_points": done["points"] if done else None,
+        "total": state["match"]["totals"][s],
+    }
+
+
+def scores(state: State, seats: list[S]) -> dw.Scores[S]:
+    """The scores of the round so far: the ``seats``' rows (:func:`seat_score`, with a
+    game's own members), and the match's finished rounds."""
     m = state["match"]
-    seats = []
-    for s in range(int(state["players"])):
-        captured = zones["captured"][s]
-        row: JSON = {
-            "seat": s,
-            "compounds": [str(cards.face(c)["formula"]) for c in captured],
-            "compound_points": compound_points * len(captured),
-            **points(s),
-            "hand_count": len(zones["hand"][s]),
-            "elements_in_hand": None,
-            "wilds_in_hand": None,
-            "penalty": None,
-            "round_points": None,
-            "total": m["totals"][s],
-        }
-        if result:
-            done = result["seats"][s]
-            row.update(
-                elements_in_hand=done["elements_in_hand"],
-                wilds_in_hand=done["wilds_in_hand"],
-                penalty=done["penalty"],
-                round_points=done["points"],
-            )
-        seats.append(row)
     return {
         "round": m["round"],
-        "round_over": result is not None,
+        "round_over": state["result"] is not None,
         "final": bool(m["over"]),
         "seats": seats,
-        "rounds": [dict(r) for r in m["rounds"]],
+        "rounds": [match.round_record(r) for r in m["rounds"]],
     }
 
 
 # ---------------------------------------------------------------- bots --------------
-def greedy_bot(greedy: Greedy, cards_of: Callable[[State], TableCards]) -> Chooser:
+def greedy_bot(greedy: Greedy, cards_of: Callable[[State], TableCards[Face]]) -> Chooser:
     """A game's greedy bot (``greedy(state, seat, legal, cards)``) as ``GameRules`` takes
     it: it draws no random number, so the state's generator is left as it is."""
 

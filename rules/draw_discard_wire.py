@@ -42,9 +42,8 @@ from typing import (
     is_typeddict,
 )
 
-from rules import draw_discard as dd
 from rules import match
-from rules.chemistry.decks.compound import custom_limits
+from rules.chemistry.decks.limits import custom_limits
 from rules.chemistry.elements import MAX_Z
 from rules.shapes import CardId, Count, F, Seat, shape
 from rules.wire import C, Pile
@@ -54,6 +53,8 @@ S = TypeVar("S")
 T = TypeVar("T")
 
 __all__ = [
+    "FACE_UP",
+    "HAND",
     "C",
     "CaptureMove",
     "CapturePart",
@@ -77,6 +78,8 @@ __all__ = [
     "SeatScore",
     "SeatView",
     "Step",
+    "TableDeck",
+    "TableFace",
     "TableView",
     "Turn",
     "You",
@@ -137,6 +140,10 @@ def more(declared: Any, text: str) -> F:
 
 
 # ---------------------------------------------------------------- options -----------
+HAND = 7
+"""Cards dealt to each seat (:func:`rules.draw_discard.deal`)."""
+FACE_UP = 6
+"""Compound cards kept face up in the row (a deck needs at least this many)."""
 _LIMITS = custom_limits()
 
 DeckChoice = Annotated[
@@ -191,16 +198,16 @@ DeckOut = Annotated[
 
 _CardName = Annotated[str, F(min_length=1, max_length=40)]
 DealHands = Annotated[
-    list[Annotated[list[_CardName], F(max_items=dd.HAND)]],
+    list[Annotated[list[_CardName], F(max_items=HAND)]],
     F(
-        f'One list per seat of at most {dd.HAND} card names: element symbols or "wild".',
+        f'One list per seat of at most {HAND} card names: element symbols or "wild".',
         min_items=1,
         max_items=6,
     ),
 ]
 DealRow = Annotated[
     list[_CardName],
-    F("Formulas of face-up compounds.", max_items=dd.FACE_UP, example=["CO2", "H2O"]),
+    F("Formulas of face-up compounds.", max_items=FACE_UP, example=["CO2", "H2O"]),
 ]
 DealDiscard = Annotated[_CardName, F("The card that starts the discard pile.")]
 
@@ -253,6 +260,18 @@ class Face(TypedDict):
     z: NotRequired[Annotated[int, F("Element cards: the atomic number.", minimum=1, maximum=MAX_Z)]]
     law: NotRequired[Annotated[str, F("Wild cards: the law it states.")]]
     text: NotRequired[Annotated[str, F("Wild cards: the statement of the law.")]]
+
+
+TableDeck = Literal["basic", "covalent", "ionic", "custom"]
+"""The decks a table's cards come from: the Basic Deck of 54 Elements (Canasta) and the
+compound decks."""
+
+
+class TableFace(Face):
+    """A card of either game's table as :mod:`rules.chemistry.decks.compound` numbers it
+    (not on the wire: each game's ``Card`` names the decks its tables hold)."""
+
+    deck: TableDeck
 
 
 class CapturePart(TypedDict):

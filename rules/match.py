@@ -41,6 +41,7 @@ from typing import Annotated, Any, Literal, TypedDict
 from rules.core import JSON, Code, Event, Outcome, RuleViolation, left_of, rank_seats
 from rules.shapes import F, Seat
 from rules.wire import GameOver
+from rules.zones import emitted
 
 ON_TIE = ("share", "play_on")
 
@@ -175,7 +176,7 @@ def end_round(match: Mapping[str, Any], points: Sequence[int]) -> tuple[JSON, li
     if len(points) != len(match["totals"]):
         raise ValueError("one score per seat")
     totals = [t + p for t, p in zip(match["totals"], points, strict=True)]
-    record = {
+    record: RoundRecord = {
         "round": match["round"],
         "dealer": match["dealer"],
         "points": list(points),
@@ -189,15 +190,36 @@ def end_round(match: Mapping[str, Any], points: Sequence[int]) -> tuple[JSON, li
     decided = reached and not (tied and match["on_tie"] == "play_on")
     over = decided or last
     new = {**match, "totals": totals, "rounds": [*match["rounds"], record], "over": over}
-    events: list[Event] = [{"type": "round_scored", **record, "target": target}]
+    scored: RoundScoredEvent = {"type": "round_scored", **record, "target": target}
+    events = [emitted(scored)]
     if over:
-        reason = "max_rounds" if not decided else "target" if target is not None else "one_round"
-        events.append(
-            {"type": "game_over", **outcome(new).to_json(), "totals": totals, "reason": reason}
-        )
+        events.append(emitted(_over(outcome(new), totals, decided=decided, target=target)))
     elif reached:
-        events.append({"type": "match_tied", "leaders": _leaders(totals), "totals": totals})
+        play_on: MatchTiedEvent = {
+            "type": "match_tied",
+            "leaders": _leaders(totals),
+            "totals": totals,
+        }
+        events.append(emitted(play_on))
     return new, events
+
+
+def _over(
+    final: Outcome, totals: list[int], *, decided: bool, target: int | None
+) -> MatchOverEvent:
+    """The ``game_over`` event: the final outcome (:meth:`rules.core.Outcome.to_json`),
+    the totals and why the match ended."""
+    shown = final.to_json()
+    return {
+        "type": "game_over",
+        "finished": shown["finished"],
+        "winners": shown["winners"],
+        "ranking": shown["ranking"],
+        "places": shown["places"],
+        "tie_break": shown["tie_break"],
+        "totals": totals,
+        "reason": "max_rounds" if not decided else "target" if target is not None else "one_round",
+    }
 
 
 def next_round_seat(match: Mapping[str, Any]) -> int:
@@ -246,7 +268,17 @@ def outcome(match: Mapping[str, Any]) -> Outcome:
     )
 
 
-def view(match: Mapping[str, Any]) -> JSON:
+def round_record(kept: Mapping[str, Any]) -> RoundRecord:
+    """A finished round as the match keeps it (:func:`end_round`), copied."""
+    return {
+        "round": kept["round"],
+        "dealer": kept["dealer"],
+        "points": kept["points"],
+        "totals": kept["totals"],
+    }
+
+
+def view(match: Mapping[str, Any]) -> Match:
     """The match as every seat sees it (all of it is public)."""
     return {
         "round": match["round"],
@@ -254,7 +286,7 @@ def view(match: Mapping[str, Any]) -> JSON:
         "target": match["target"],
         "on_tie": match["on_tie"],
         "totals": list(match["totals"]),
-        "rounds": [dict(r) for r in match["rounds"]],
+        "rounds": [round_record(r) for r in match["rounds"]],
         "over": match["over"],
         "max_rounds": match.get("max_rounds"),
     }

@@ -149,7 +149,7 @@ class Replayed:
     steps: tuple[list[Event], ...]
     state: State
     outcome: Outcome
-    scores: dict[str, Any]
+    scores: Mapping[str, Any]
     refused: Refusal | None = None
 
 

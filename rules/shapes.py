@@ -8,7 +8,7 @@ declarations come
 - the pure validation of moves and setup options (:func:`parse`), with the rules'
   own codes (``bad_move``, ``bad_option``...), so a mistake gets the same code
   whichever layer sees it;
-- the service's request schemas and the OpenAPI contract (``service/schemas``);
+- the service's request schemas and the OpenAPI contract (``service/games/schemas``);
 - the generic tests that check every real view, event and score against them.
 
 The mapping from Python types to JSON shapes:

@@ -45,16 +45,20 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeVar
 
 from rules.rng import RngState, shuffled
 from rules.state import JSON, Event
+from rules.wire import Pile
 
 Zones: TypeAlias = dict[str, Any]
 """``zone name -> pile`` or ``zone name -> [pile per seat]``; a pile is a list of ids."""
 
 Place: TypeAlias = tuple[str, int | None]
 """A pile's address: ``("draw", None)`` or ``("hand", 2)``."""
+
+C = TypeVar("C")
+"""A game's card as its views show it."""
 
 
 class Seen(StrEnum):
@@ -215,6 +219,29 @@ class Layout:
             out["top"] = show(pile[-1]) if pile else None
         return out
 
+    def pile_for(
+        self,
+        zones: Mapping[str, Any],
+        place: Place,
+        seat: int | None,
+        show: Callable[[int], C],
+    ) -> Pile[C]:
+        """A pile as ``seat`` sees it, built as the declared :class:`rules.wire.Pile` of the
+        game's cards (``show``): its ``count``, and ``cards`` (bottom first) where it sees
+        them, else ``None``. A pile whose top is public adds its ``top`` to this (see
+        :meth:`pile_view`).
+
+        >>> layout = Layout((Zone("hand", Seen.OWNER, per_seat=True, ordered=False),))
+        >>> zones = layout.deal(2, hand=[[1], [3, 2]])
+        >>> layout.pile_for(zones, ("hand", 1), 0, str), layout.pile_for(zones, ("hand", 1), 1, str)
+        ({'count': 2, 'cards': None}, {'count': 2, 'cards': ['2', '3']})
+        """
+        pile = self.pile(zones, place)
+        return {
+            "count": len(pile),
+            "cards": [show(c) for c in pile] if self.can_see(place, seat) else None,
+        }
+
     # -------------------------------------------------------------- moving cards ---
     def move(self, zones: Zones, src: Place, dst: Place, cards: Sequence[int]) -> Zones:
         """New zones with ``cards`` taken out of ``src`` and put on top of ``dst``.
@@ -252,7 +279,7 @@ class Layout:
     # -------------------------------------------------------------- events ---------
     def moved(
         self,
-        event: Event,
+        event: Mapping[str, object],
         cards: Sequence[int],
         src: Place,
         dst: Place,
@@ -266,6 +293,9 @@ class Layout:
         everyone when either end is public (or the cards land on a public top), and
         otherwise only to the seats that see one end (a drawn card: its drawer).
         Private parts are merged per seat by the service (``private``).
+
+        ``event`` may be built as its declared ``TypedDict`` with its ``count`` already
+        (``len(cards)``): the count set here then keeps its place among the members.
         """
         faces = [show(c) for c in cards]
         out: Event = {**event, "count": len(cards)}
@@ -279,7 +309,7 @@ class Layout:
             return out
         seers = [s for s in range(players) if self.can_see(src, s) or self.can_see(dst, s)]
         if seers:
-            out["private"] = {s: {key: faces} for s in seers}
+            return with_private(out, {s: {key: faces} for s in seers})
         return out
 
     # -------------------------------------------------------------- leak tests -----
@@ -309,6 +339,30 @@ class Layout:
             fresh, pool = pool[:count], pool[count:]
             out = self._set(out, place, self._norm(self.zone(place[0]), fresh + pile[count:]))
         return out, rng
+
+
+def emitted(event: Mapping[str, object]) -> Event:
+    """``event``, built as its declared ``TypedDict`` (so mypy checks every member), as
+    the rules emit it: a plain :data:`~rules.state.Event` (a copy, in the same order).
+
+    >>> emitted({"type": "passed", "seat": 1})
+    {'type': 'passed', 'seat': 1}
+    """
+    return dict(event)
+
+
+def with_private(event: Mapping[str, object], private: Mapping[int, Mapping[str, object]]) -> Event:
+    """``event`` (built as its declared ``TypedDict``, without the members only some seats
+    may see) with those members per seat under ``private``, last: the service merges
+    each seat's part into what that seat is sent and drops the others'
+    (:func:`rules.core.events_for`). The declaration marks such members ``NotRequired``.
+
+    >>> with_private({"type": "card_selected", "seat": 0}, {0: {"card": 8}})
+    {'type': 'card_selected', 'seat': 0, 'private': {0: {'card': 8}}}
+    """
+    out = emitted(event)
+    out["private"] = {seat: dict(part) for seat, part in private.items()}
+    return out
 
 
 CARD_KEYS = frozenset({"card", "cards", "top"})

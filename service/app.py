@@ -11,31 +11,14 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from rules.text import in_words
 
-from . import callbacks, cors, logs
-from .api import ProblemApi, install_error_handlers
-from .config import Settings
-from .docs import HEADERS, SECURITY_SCHEMES, HeadersPlugin
-from .due import DueWork, Runner
-from .games import GameApi, game_apis
-from .http_cache import cacheable, compress
-from .jsonio import OrjsonProvider
-from .lessons import seating
-from .lessons.blueprint import make_blueprint as lessons_blueprint
-from .lessons.schemas import COMPONENTS as LESSON_COMPONENTS
-from .limits import install as install_limits
-from .lti import api as lti_api
-from .lti import grades as lti_grades
-from .lti import landing as lti_landing
-from .lti import platforms as lti_platforms
-from .lti.routes import make_blueprint as lti_blueprint
-from .meta_blueprint import health, make_catalogue, swagger_assets, version
-from .operations import blueprints
-from .operators import SESSION, SESSION_LIST, Operators
-from .operators import make_blueprint as operator_blueprint
-from .pages import make_blueprint as pages_blueprint
-from .problems import Problem
-from .redis_client import RedisBackend
-from .schemas.common import (
+from .api.meta_blueprint import health, make_catalogue, swagger_assets, version
+from .api.operations import blueprints
+from .base.config import Settings
+from .base.redis_client import RedisBackend
+from .games.docs import HEADERS, SECURITY_SCHEMES, HeadersPlugin
+from .games.pages import make_blueprint as pages_blueprint
+from .games.registry import GameApi, game_apis
+from .games.schemas.common import (
     DEAL_TABLE,
     DETAIL_RECORD,
     FIELD_ERRORS,
@@ -44,10 +27,27 @@ from .schemas.common import (
     SEAT_TOKEN,
     wire_field2properties,
 )
-from .schemas.contract import BOOK
-from .sessions import deliveries, realtime
+from .games.schemas.contract import BOOK
+from .games.tokens import Sealer
+from .http import cors, logs
+from .http.errors import ProblemApi, install_error_handlers
+from .http.http_cache import cacheable, compress
+from .http.jsonio import OrjsonProvider
+from .http.problems import Problem
+from .lessons import seating
+from .lessons.blueprint import make_blueprint as lessons_blueprint
+from .lessons.schemas import COMPONENTS as LESSON_COMPONENTS
+from .lti import api as lti_api
+from .lti import grades as lti_grades
+from .lti import landing as lti_landing
+from .lti import platforms as lti_platforms
+from .lti.routes import make_blueprint as lti_blueprint
+from .school.limits import install as install_limits
+from .school.operators import SESSION, SESSION_LIST, Operators
+from .school.operators import make_blueprint as operator_blueprint
+from .sessions import callbacks, deliveries, realtime
+from .sessions.due import DueWork, Runner
 from .sessions.store import SessionStore
-from .tokens import Sealer
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -143,7 +143,7 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
     app.extensions["chemgames.sealer"] = Sealer(settings.state_keys)
     app.extensions["chemgames.operators"] = Operators.from_keys(settings.operator_keys)
     if settings.redis_url:
-        # one connection layer for everything kept in Redis (service/redis_client.py)
+        # one connection layer for everything kept in Redis (service/base/redis_client.py)
         backend = RedisBackend(
             settings.redis_url,
             timeout=settings.redis_timeout_seconds,
@@ -259,7 +259,7 @@ def runner(app: Flask, poll_ms: int) -> Runner:
 def _pages(app: Flask) -> None:
     """The routes a person's browser asks for, outside the contract: the front page
     (links to the games and the docs), the games' pages under /play, the docs."""
-    app.register_blueprint(pages_blueprint())
+    app.register_blueprint(pages_blueprint(lti_platforms.framers))
     app.register_blueprint(lti_blueprint())
 
     @app.get("/docs/")

@@ -10,7 +10,7 @@ from typing import Any
 from cryptography.fernet import Fernet
 
 from .app import create_app
-from .config import Settings
+from .base.config import Settings
 
 
 def generate() -> dict[str, Any]:

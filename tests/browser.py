@@ -69,7 +69,11 @@ class Console:
         self.allowed: list[re.Pattern[str]] = []
 
     def watch(self, page: Any) -> Any:
-        page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        def console(message: Any) -> None:
+            if message.type == "error":
+                self.errors.append(message.text)
+
+        page.on("console", console)
         page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
         return page
 

@@ -13,7 +13,7 @@ import shutil
 from typing import Any
 from urllib.parse import urlsplit
 
-from service.pages import join_link
+from service.games.pages import join_link
 
 from .browser import ROOT, screenshot
 from .test_gunicorn import call

@@ -25,7 +25,7 @@ from hypothesis import settings
 import service
 from rules.core import RuleViolation
 from rules.registry import GAMES
-from service.config import Settings
+from service.base.config import Settings
 
 from . import contract
 
@@ -95,7 +95,7 @@ def _local_redis() -> str | None:
 
 def delete_test_keys(url: str) -> int:
     """Delete this run's keys (``TEST_PREFIX``) and nothing else."""
-    from service.redis_client import RedisBackend
+    from service.base.redis_client import RedisBackend
 
     backend = RedisBackend(url)
     try:
@@ -113,7 +113,7 @@ def single_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
         delete_test_keys(url)
         return
-    from service import embedded_redis
+    from service.base import embedded_redis
 
     url = embedded_redis.start(tmp_path_factory.mktemp("redis"))
     yield url
@@ -163,7 +163,7 @@ def _every_app_checked() -> None:
     def create(*args: Any, **kwargs: Any) -> Flask:
         return checked(real(*args, **kwargs))
 
-    service.create_app = create  # type: ignore[assignment]
+    service.create_app = create
 
 
 _every_app_checked()

@@ -94,7 +94,7 @@ class Recorder:
         data = orjson.dumps(body)
         self.answers.setdefault(hashlib.blake2b(data, digest_size=16).digest(), (where, data))
         record = body.get("record") if isinstance(body, dict) else None
-        whole = bool(record) and record.get("complete")
+        whole = isinstance(record, dict) and record.get("complete")
         if where.endswith("Record") and response.status_code == 200 and whole:
             self.records.append((path.split("/")[2], record))
 
@@ -229,8 +229,8 @@ def gate(walked_codes: dict[str, set[str]]) -> list[str]:
     """What the catalogue gate finds wrong with ``walked_codes`` (code -> where): every
     code of the problem catalogue must have been answered (or raised by the rules), and
     nothing answered that the catalogue does not list."""
-    from service.games import game_apis
-    from service.meta_blueprint import problem_catalogue
+    from service.api.meta_blueprint import problem_catalogue
+    from service.games.registry import game_apis
 
     catalogue = {p["code"] for p in problem_catalogue(game_apis())}
     found = []

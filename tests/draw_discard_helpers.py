@@ -30,7 +30,7 @@ class Pool:
     """The cards of a game by name (a compound's formula, "wild", or an element symbol),
     each name's copies lowest id first; :meth:`take` deals them out."""
 
-    def __init__(self, cards: TableCards) -> None:
+    def __init__(self, cards: TableCards[Mapping[str, Any]]) -> None:
         self.cards = cards
         self.free: dict[str, list[int]] = {}
         for c in cards.ids:
@@ -80,7 +80,9 @@ class Moves:
     """Helpers bound to one game: card ids in hand by name, checked moves and refusals,
     and the checks of the match's round plumbing both games share."""
 
-    def __init__(self, game: GameRules, cards_of: Callable[[State], TableCards]) -> None:
+    def __init__(
+        self, game: GameRules, cards_of: Callable[[State], TableCards[Mapping[str, Any]]]
+    ) -> None:
         self.game = game
         self.cards_of = cards_of
 

@@ -36,7 +36,11 @@ from lti1p3platform.oidc_login import OIDCLoginAbstract
 from lti1p3platform.registration import Registration
 from lti1p3platform.request import Request, TRequest
 from lti1p3platform.score import UpdateScoreStatus
-from lti1p3platform.service_connector import AssignmentsGradesService, NamesRoleProvisioningService
+from lti1p3platform.service_connector import (
+    AssignmentsGradesService,
+    NamesRoleProvisioningService,
+    TPage,
+)
 from werkzeug.serving import make_server
 
 INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
@@ -134,7 +138,10 @@ def make_platform(lms: Lms) -> Flask:
 
     class Login(OIDCLoginAbstract):
         def set_lti_message_hint(self, **kwargs: Any) -> None:
-            self._lti_message_hint = base64.urlsafe_b64encode(orjson.dumps(kwargs)).decode()
+            # the package declares this slot as a bare `= None` class attribute (so of
+            # type None), though its own get_lti_message_hint reads it as a str
+            hint = base64.urlsafe_b64encode(orjson.dumps(kwargs)).decode()
+            self._lti_message_hint = hint  # type: ignore[assignment]
 
         def get_redirect(self, url: str) -> Any:
             return redirect(url, code=302)
@@ -165,7 +172,16 @@ def make_platform(lms: Lms) -> Flask:
             return found
 
     class Grades(AssignmentsGradesService):
-        def find_lineitems(self, **kwargs: Any) -> Any:
+        def find_lineitems(
+            self,
+            page: int = 1,
+            limit: int | None = None,
+            line_item_id: str | None = None,
+            resource_link_id: str | None = None,
+            resource_id: str | None = None,
+            tag: str | None = None,
+            **more: Any,  # the package passes on every query parameter the tool sent
+        ) -> TPage:
             return {"content": [], "has_next": False}
 
         def find_lineitem(self, line_item_id: str) -> Any:
@@ -184,11 +200,25 @@ def make_platform(lms: Lms) -> Flask:
             lms.scores.append({"lineitem": line_item_id, **score})
             return UpdateScoreStatus.SUCCESS
 
-        def get_results(self, line_item_id: str, **kwargs: Any) -> Any:
+        def get_results(
+            self,
+            line_item_id: str,
+            page: int = 1,
+            limit: int | None = None,
+            user_id: str | None = None,
+            **more: Any,  # the package passes on every query parameter the tool sent
+        ) -> TPage:
             return {"content": [], "has_next": False}
 
     class Roster(NamesRoleProvisioningService):
-        def get_member_data_page(self, **kwargs: Any) -> Any:
+        def get_member_data_page(
+            self,
+            page: int = 1,
+            limit: int | None = None,
+            role: str | None = None,
+            since: str | None = None,
+            **more: Any,  # the package passes on every query parameter the tool sent
+        ) -> TPage:
             return {"content": [dict(m) for m in lms.roster], "has_next": False}
 
         def get_context_by_id(self) -> Context:
@@ -210,7 +240,11 @@ def make_platform(lms: Lms) -> Flask:
     @app.get("/memberships/<context>")
     def memberships(context: str) -> Any:
         service = Roster(FlaskRequest(request), Conf(), f"{lms.base}/memberships/{context}")
-        return answer(service.handle_resp(service.handle_get_members))
+        # the package's `authenticate` decorator types every handler it wraps as one of
+        # AssignmentsGradesService, this NamesRoleProvisioningService one too (mypy reports
+        # it on a fresh run, not when it reads the package from its cache: unused-ignore)
+        handler = service.handle_get_members  # type: ignore[misc, unused-ignore]
+        return answer(service.handle_resp(handler))
 
     @app.get("/favicon.ico")
     def favicon() -> Any:

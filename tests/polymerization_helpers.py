@@ -46,7 +46,9 @@ def pass_turn(state: dict[str, Any], seat: int) -> dict[str, Any]:
     return GAME.apply(state, seat, {"type": "discard", "card": card})[0]
 
 
-def play(state: dict[str, Any], seat: int, move: dict[str, Any]) -> tuple[dict[str, Any], list]:
+def play(
+    state: dict[str, Any], seat: int, move: dict[str, Any]
+) -> tuple[dict[str, Any], list[Any]]:
     """``seat`` draws if it must, then makes ``move``; the move's events."""
     if state["phase"] == "draw":
         state, _ = GAME.apply(state, seat, {"type": "draw"})

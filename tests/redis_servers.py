@@ -14,7 +14,7 @@ import signal
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,11 +55,11 @@ def free_ports(n: int, *, bus: bool = False) -> list[int]:
     return found
 
 
-def wait_for(check: object, timeout: float, what: str) -> None:
+def wait_for(check: Callable[[], object], timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while True:
         try:
-            if check():  # type: ignore[operator]
+            if check():
                 return
         except (redis.RedisError, OSError):
             pass
@@ -172,8 +172,9 @@ class SentinelSet:
 
     def primary(self) -> int:
         """The primary's port, as the Sentinels say now."""
-        _, port = self.sentinel().sentinel_get_master_addr_by_name(SERVICE)
-        return int(port)
+        address = self.sentinel().sentinel_get_master_addr_by_name(SERVICE)
+        assert isinstance(address, tuple), f"no primary named {SERVICE}: {address!r}"
+        return int(address[1])
 
     def kill_primary(self) -> int:
         port = self.primary()
@@ -189,6 +190,7 @@ class SentinelSet:
             # every Sentinel names it and none holds it down (what clients ask them)
             for i in range(len(self.sentinel_ports)):
                 state = self.sentinel(i).sentinel_master(SERVICE)
+                assert isinstance(state, dict), state
                 if int(state["port"]) != port or state["is_sdown"] or state["is_odown"]:
                     return False
             return True
@@ -211,6 +213,7 @@ class SentinelSet:
             # every Sentinel knows it as a replica, and it is not down for them
             for i in range(len(self.sentinel_ports)):
                 replicas = self.sentinel(i).sentinel_slaves(SERVICE)
+                assert isinstance(replicas, list), replicas
                 if not any(
                     int(r["port"]) == port and "down" not in str(r["flags"]) for r in replicas
                 ):
@@ -247,10 +250,12 @@ def sentinel_set(directory: Path, *, down_after_ms: int = 400) -> Iterator[Senti
             procs.start(port, [server, str(conf), "--sentinel"], s.log(port))
 
         def sentinels_agree() -> bool:
-            return all(
-                len(s.sentinel(i).sentinel_sentinels(SERVICE)) == len(sentinels) - 1
-                for i in range(len(sentinels))
-            )
+            for i in range(len(sentinels)):
+                others = s.sentinel(i).sentinel_sentinels(SERVICE)
+                assert isinstance(others, list), others
+                if len(others) != len(sentinels) - 1:
+                    return False
+            return True
 
         wait_for(sentinels_agree, 30, "sentinels")
         s.wait_for_replica(data[1], 30)

@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 from werkzeug.exceptions import ImATeapot
 
 from service import create_app
-from service.problems import PROBLEM_JSON
+from service.http.problems import PROBLEM_JSON
 
 from .conftest import KEY_A, KEY_B, auth, make_settings
 
@@ -96,14 +96,14 @@ def t_token_invalid(c: FlaskClient) -> Any:
 
 
 def t_token_wrong_game(c: FlaskClient) -> Any:
-    from service.tokens import Envelope, Sealer
+    from service.games.tokens import Envelope, Sealer
 
     token = Sealer((KEY_A,)).seal(Envelope("polymer", 1, "x", 0, {"players": 5}))
     return c.post(f"{ED}/scores", json={"token": token})
 
 
 def t_token_version_unsupported(c: FlaskClient) -> Any:
-    from service.tokens import Envelope, Sealer
+    from service.games.tokens import Envelope, Sealer
 
     token = Sealer((KEY_A,)).seal(Envelope("element-draft", 99, "x", 0, {"players": 2}))
     return c.post(f"{ED}/scores", json={"token": token})

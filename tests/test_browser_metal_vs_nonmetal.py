@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from service.pages import join_link
+from service.games.pages import join_link
 
 from .browser import PHONE, PROJECTOR, Console, axe_violations, browser, needs_chromium, screenshot
 from .test_gunicorn import call, serve

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from service.pages import join_link
+from service.games.pages import join_link
 
 from .browser import (
     ARTIFACTS,

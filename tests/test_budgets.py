@@ -3,11 +3,13 @@ a window promises. Each test has its own counters (a prefix of its own)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
+from werkzeug.test import TestResponse
 
-from service import limits
+from service.school import limits
 
 from .conftest import auth
 from .test_limits import limited_app
@@ -33,7 +35,7 @@ def test_reads_share_a_budget_of_their_own_in_both_modes(redis_url: str) -> None
     ).get_json()
     base = f"/v1/chemistry-battle/sessions/{hosted['session_id']}"
     mine = auth(hosted["seats"][0]["seat_token"])
-    reads = [
+    reads: list[Callable[[], TestResponse]] = [
         lambda: c.post("/v1/chemistry-battle/view", json={"token": token, "seat": 0}, headers=me),
         lambda: c.post(
             "/v1/chemistry-battle/legal-moves", json={"token": token, "seat": 0}, headers=me
@@ -72,14 +74,14 @@ def test_refused_credentials_from_one_address_have_a_small_budget(
         "/v1/element-draft/sessions", json={"players": 2, "seed": 2}, headers=auth("k")
     ).get_json()
     base = f"/v1/element-draft/sessions/{made['session_id']}"
-    good = {
+    good: Callable[[dict[str, Any]], TestResponse] = {
         "operator key": lambda who: c.get("/v1/operator/sessions", headers=auth("k"), **who),
         "host token": lambda who: c.get(f"{base}/record", headers=auth(made["host_token"]), **who),
         "seat token": lambda who: c.get(
             base, query_string={"seat": 0}, headers=auth(made["seats"][0]["seat_token"]), **who
         ),
     }[kind]
-    wrong = {
+    wrong: Callable[[], TestResponse] = {
         "operator key": lambda: c.get("/v1/operator/sessions", headers=auth("guess")),
         "host token": lambda: c.get(f"{base}/record", headers=auth("guess")),
         "seat token": lambda: c.get(base, query_string={"seat": 0}, headers=auth("guess")),

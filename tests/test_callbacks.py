@@ -17,8 +17,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
-from service import callbacks, create_app
-from service.callbacks import Callback, post, routable
+from service import create_app
+from service.sessions.callbacks import Callback, post, routable
 
 from .conftest import auth, make_settings
 
@@ -308,7 +308,8 @@ def test_each_delivery_attempt_checks_and_connects_to_the_address_resolved_then(
         address = answers.pop(0)
         return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port))]
 
-    monkeypatch.setattr(callbacks.socket, "getaddrinfo", resolve)
+    # the socket module service.sessions.callbacks uses
+    monkeypatch.setattr(socket, "getaddrinfo", resolve)
     try:
         strict = app_for(redis_url, webhook_allow_private=False)
         answers.append("93.184.216.34")

@@ -7,7 +7,7 @@ import json
 from flask.testing import FlaskClient
 
 from rules.registry import GAMES
-from service.schemas.derive import pascal
+from service.games.schemas.derive import pascal
 
 
 def test_games_are_listed_with_their_links(client: FlaskClient) -> None:

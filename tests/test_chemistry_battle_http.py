@@ -80,8 +80,8 @@ def test_a_whole_game_to_the_count(table: Any, spec: Any) -> None:
     view = t.view(1)["view"]
     assert view["seats"][0]["playing_from"] == "collected" and view["collected"] == "face_down"
     # the seed: "The cards are placed face down": counted, not shown, to the owner as well
-    for seat in (None, 0, 1):
-        assert t.view(seat)["view"]["seats"][0]["collected"] == {"count": 4, "cards": None}
+    for viewer in (None, 0, 1):
+        assert t.view(viewer)["view"]["seats"][0]["collected"] == {"count": 4, "cards": None}
     assert view["seats"][0]["kitty_count"] == 2
     assert not named_cards(view) & {50, 51}  # the captured kitty stays face down
     problem(t.move(0, {"type": "play", "card": 30}, expect=422), "play_in_order")
@@ -126,8 +126,8 @@ def test_collected_face_up_shows_every_collection_in_order(table: Any, spec: Any
     t = table(SLUG, players=2, seed=1, options={**PILE_DEAL, "collected": "face_up"})
     for seat, z in ((0, 30), (1, 2), (0, 1), (1, 40), (1, 3), (0, 31)):
         t.move(seat, {"type": "play", "card": z})
-    for seat in (None, 0, 1):
-        view = t.view(seat)
+    for viewer in (None, 0, 1):
+        view = t.view(viewer)
         documented(spec, "view", view)
         assert view["view"]["collected"] == "face_up"
         assert [c["z"] for c in view["view"]["seats"][0]["collected"]["cards"]] == [30, 2, 3, 31]

@@ -12,6 +12,7 @@ hand or a kitty card before the end, and the state survives the sealed token.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
@@ -22,7 +23,7 @@ from rules.chemistry_battle import GAME
 from rules.chemistry_battle.game import layout
 from rules.core import events_for
 from rules.zones import named_cards
-from service.tokens import Envelope, Sealer
+from service.games.tokens import Envelope, Sealer
 
 from .conftest import KEY_A
 from .test_conformance import layout_follows_play, moves_seen
@@ -97,7 +98,7 @@ def conserved(state: State) -> None:
     assert sorted(held) == list(range(1, 55))
 
 
-def shown_at_the_end(state: State, seen: dict[str, Any]) -> None:
+def shown_at_the_end(state: State, seen: Mapping[str, Any]) -> None:
     """Once the game is over every seat's cards are counted face up: hand, captured
     kitty cards and collected cards, in the order they lie."""
     zones = state["zones"]

@@ -188,7 +188,7 @@ def test_no_kitty_with_two_three_or_six_players() -> None:
 # ------------------------------------------------------------------ collected piles ---
 # Seat 0 leads (dealer 1). Round 1: 30 beats 2, seat 0 takes the kitty [50, 51].
 # Round 2: 40 beats 1. Round 3 (seat 1 leads): 31 beats 3. Hands are now empty.
-PILE_DEAL = {"deal": [[1, 30, 31], [2, 3, 40]], "kitty": [50, 51], "dealer": 1}
+PILE_DEAL: dict[str, Any] = {"deal": [[1, 30, 31], [2, 3, 40]], "kitty": [50, 51], "dealer": 1}
 
 
 def pile_game(**options: Any) -> State:
@@ -421,7 +421,7 @@ def test_top_card_play_keeps_the_hand_face_down_and_in_order() -> None:
     assert GAME.legal_moves(state, 0) == [NEXT]
     err = refused("play_in_order", state, 0, card(5))
     assert "face-down stack" in err.message
-    played = []
+    played: list[tuple[int, int]] = []
     while GAME.to_act(state) and len(played) < 6:
         seat = GAME.to_act(state)[0]
         state, events = play(state, seat, NEXT)

@@ -9,8 +9,8 @@ import pytest
 
 from rules.chemistry_canasta import GAME
 from rules.chemistry_canasta import runs as rn
-from rules.chemistry_canasta.game import LAYOUT, cards_of
-from rules.chemistry_canasta.table import new_turn
+from rules.chemistry_canasta.game import cards_of
+from rules.chemistry_canasta.table import LAYOUT, new_turn
 from rules.core import RuleViolation
 
 from . import draw_discard_helpers as helpers
@@ -166,6 +166,7 @@ def test_a_fixed_deal() -> None:
     assert {43, 45} <= set(state["zones"]["hand"][0]) and 44 in state["zones"]["hand"][1]
     assert any(cards.is_wild(c) for c in state["zones"]["hand"][0])
     assert cards.face(state["zones"]["row"][0])["formula"] == "CO2"
+    bad: object
     for bad in ({"hands": [["Tc", "Tc"], []]}, {"row": ["NaCl"]}, {"under": []}, []):
         with pytest.raises(RuleViolation) as err:
             setup(2, deal=bad)

@@ -17,7 +17,7 @@ from dataclasses import fields
 import pytest
 
 from bench import classroom, devices
-from service.config import Settings
+from service.base.config import Settings
 
 from .conftest import TEST_PREFIX
 from .test_gunicorn import serve

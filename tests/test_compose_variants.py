@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import yaml
 
-from service.redis_client import parse_url
+from service.base.redis_client import parse_url
 
 from .test_docker import _compose_client
 

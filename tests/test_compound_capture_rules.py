@@ -49,7 +49,8 @@ def arrange(
 
 def row_card(state: State, formula: str) -> int:
     cards = cards_of(state)
-    return next(c for c in state["zones"]["row"] if cards.face(c)["formula"] == formula)
+    row: list[int] = state["zones"]["row"]
+    return next(c for c in row if cards.face(c)["formula"] == formula)
 
 
 MOVES = helpers.Moves(GAME, cards_of)
@@ -110,6 +111,7 @@ def test_a_fixed_deal_sets_hands_row_and_discard() -> None:
     assert any(cards.is_wild(c) for c in state["zones"]["hand"][1])
     assert cards.face(state["zones"]["row"][0])["formula"] == "CO2"
     assert cards.face(state["zones"]["discard"][-1])["symbol"] == "H"
+    bad: object
     for bad in (
         {"hands": [["Na"], []]},
         {"hands": [["O"] * 8, []]},
@@ -181,7 +183,7 @@ def test_the_seeds_example_capture_carbon_dioxide_with_c_o_o() -> None:
 
 def test_a_capture_with_a_wild_card_names_its_law() -> None:
     state = co2_table(["C", "O", "wild"])
-    move = {
+    move: dict[str, Any] = {
         "type": "capture",
         "compound": row_card(state, "CO2"),
         "cards": ids(state, 0, "C", "O", "wild"),

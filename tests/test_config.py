@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from service import config
-from service.config import ConfigError, Settings
+from service.base import config
+from service.base.config import ConfigError, Settings
 
 
 def test_the_doctests() -> None:

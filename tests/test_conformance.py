@@ -29,7 +29,7 @@ from rules.match import NextRoundMove
 from rules.registry import GAMES
 from rules.wire import MoveForm, Outcome
 from rules.zones import Layout, Place, Seen, Zones, named_cards
-from service.tokens import Envelope, Sealer
+from service.games.tokens import Envelope, Sealer
 
 from . import contract
 from .conftest import KEY_A
@@ -476,7 +476,7 @@ def _raised_codes(package: str) -> set[str]:
 
     root = Path(__file__).resolve().parent.parent / "rules" / package
     files = [root] if root.suffix == ".py" else sorted(root.rglob("*.py"))
-    codes = set()
+    codes: set[str] = set()
     for path in files:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (
@@ -485,7 +485,9 @@ def _raised_codes(package: str) -> set[str]:
                 and node.args
                 and isinstance(node.args[0], ast.Constant)
             ):
-                codes.add(node.args[0].value)
+                code = node.args[0].value
+                assert isinstance(code, str), f"{path}: RuleViolation({code!r})"
+                codes.add(code)
     return codes
 
 

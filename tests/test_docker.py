@@ -83,7 +83,7 @@ def build_context() -> dict[str, int]:
 
 def test_the_build_context_holds_what_the_image_copies_and_nothing_heavy() -> None:
     context = build_context()
-    copied = set()
+    copied: set[str] = set()
     for line in re.findall(r"^COPY (?!--from)(.+)$", DOCKERFILE, re.M):
         copied.update(part.rstrip("/") for part in line.split()[:-1])
     for source in copied:

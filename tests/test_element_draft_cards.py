@@ -5,6 +5,7 @@ explained with the symbols, the ions, their charges and the points."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -15,7 +16,9 @@ from rules.element_draft import GAME
 ION = re.compile(r"^(?P<symbol>[A-Z][a-z]?)(?P<size>[2-9]?)(?P<sign>[+-])$")
 
 
-def play(state: dict[str, Any], picks: list[tuple[int, ...]]) -> tuple[dict[str, Any], list[Any]]:
+def play(
+    state: dict[str, Any], picks: Sequence[tuple[int, ...]]
+) -> tuple[dict[str, Any], list[Any]]:
     """Draft ``picks`` (one tuple of cards per round, in seat order); every event."""
     events: list[dict[str, Any]] = []
     for round_picks in picks:

@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 
 from rules.registry import GAMES
 from rules.shapes import MISSING, Obj, shape
+from service.http.problems import PROBLEM_JSON
 from service.openapi_export import generate
-from service.problems import PROBLEM_JSON
 
 from .conftest import auth
 

@@ -28,7 +28,7 @@ import pytest
 from flask import Flask
 
 from rules.registry import GAMES
-from service.schemas.derive import pascal
+from service.games.schemas.derive import pascal
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTRACT = ROOT / "openapi" / "openapi.json"
@@ -62,7 +62,9 @@ def pkg(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def test_generated_names_are_short(pkg: str) -> None:
     """Every class the generator makes is named in at most 40 characters: no name built
     from a whole path (`...RequestBotsAdditionalProperty`, `...Type2Type1`)."""
-    models = Path(mod(pkg, "models").__file__).parent
+    models_file = mod(pkg, "models").__file__
+    assert models_file is not None
+    models = Path(models_file).parent
     names = [
         node.name
         for source in models.glob("*.py")

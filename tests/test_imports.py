@@ -1,5 +1,9 @@
 """Imports run one way (issue 16): no module of rules/ or service/ imports another inside
-a function, and no two modules import each other, even only for type checking."""
+a function, and no two modules import each other, even only for type checking.
+
+``service/`` is grouped in wings, one per concern (issue 28), and a wing imports only
+the wings below it: :data:`WINGS` lists them lowest first (docs/ARCHITECTURE.md draws
+the same map)."""
 
 from __future__ import annotations
 
@@ -8,6 +12,25 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("rules", "service")
+
+WINGS = (
+    ("service.base", "settings and the Redis connection"),
+    ("service.http", "HTTP plumbing: problems, parsing, caching, CORS, logs, credentials"),
+    ("service.games", "the games to the service: registry, tokens, play, contract, docs"),
+    ("service.sessions", "hosted sessions, their due work and their callbacks"),
+    ("service.school", "a school's deployment: operators and limits"),
+    ("service.api", "each game's operations served both ways, and the catalogue"),
+    ("service.lessons", "lessons"),
+    ("service.lti", "LTI 1.3"),
+)
+"""The wings of ``service/``, lowest first, each a package: a module imports only its
+own wing and the wings listed before it."""
+ROOT_WING = "the composition root"
+COMPOSITION_ROOT = frozenset(
+    {"service", "service.app", "service.openapi_export", "service.lti.__main__"}
+)
+"""Above every wing: the app factory, and the programs that build an app
+(``python -m service.openapi_export``, ``python -m service.lti``)."""
 
 
 def module_name(path: Path) -> str:
@@ -104,6 +127,32 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+def wing_of(module: str) -> tuple[int, str] | None:
+    """The rank (0 lowest) and name of the wing ``module`` belongs to, if any."""
+    if module in COMPOSITION_ROOT:
+        return len(WINGS), ROOT_WING
+    for rank, (package, _) in enumerate(WINGS):
+        if module == package or module.startswith(package + "."):
+            return rank, package
+    return None
+
+
+def upward_imports(edges: dict[str, set[str]]) -> list[str]:
+    """Every import of a module of ``service/`` from a higher wing than its own."""
+    found = []
+    for module, targets in sorted(edges.items()):
+        mine = wing_of(module)
+        if mine is None:
+            continue
+        for target in sorted(targets):
+            theirs = wing_of(target)
+            if theirs is not None and theirs[0] > mine[0]:
+                found.append(
+                    f"{module} (wing {mine[1]}) imports {target} (wing {theirs[1]}, higher)"
+                )
+    return found
+
+
 def test_no_import_inside_a_function() -> None:
     _, late = graph()
     assert late == {}, f"project imports inside functions: {late}"
@@ -124,3 +173,36 @@ def test_the_checks_see_a_circle_and_a_late_import(tmp_path: Path) -> None:
         assert imports(source)[1] == [2]
     finally:
         source.unlink()
+
+
+def test_every_service_module_is_in_a_wing() -> None:
+    edges, _ = graph()
+    service = [m for m in edges if m.split(".")[0] == "service"]
+    assert len(service) > 60
+    assert [m for m in service if wing_of(m) is None] == []
+    for package, _ in WINGS:
+        assert (ROOT.joinpath(*package.split(".")) / "__init__.py").is_file(), package
+    assert all(m in edges for m in COMPOSITION_ROOT)
+
+
+def test_wings_import_only_lower_wings() -> None:
+    edges, _ = graph()
+    assert upward_imports(edges) == []
+
+
+def test_the_wing_check_sees_an_upward_import_and_a_homeless_module() -> None:
+    edges = {
+        "service.http.errors": {"service.sessions.flow", "service.http.problems"},
+        "service.sessions.flow": {"service.games.play", "service.http.problems"},
+        "service.lessons.seating": {"service.app"},
+        "service.app": {"service.lti.routes"},
+    }
+    assert upward_imports(edges) == [
+        "service.http.errors (wing service.http) imports service.sessions.flow "
+        "(wing service.sessions, higher)",
+        "service.lessons.seating (wing service.lessons) imports service.app "
+        f"(wing {ROOT_WING}, higher)",
+    ]
+    assert wing_of("service.matchmaking") is None
+    assert wing_of("service.httpx.client") is None
+    assert wing_of("service.lti.__main__") == (len(WINGS), ROOT_WING)

@@ -321,7 +321,7 @@ def test_the_lesson_stream_tells_seats_turns_and_the_end(app: Flask) -> None:
     token = body["teacher_token"]
     stream = watcher.get(f"/v1/lessons/{lid}/events", headers=auth(token), buffered=False)
     assert stream.status_code == 200 and stream.mimetype == "text/event-stream"
-    frames = iter(stream.response)
+    frames = stream.iter_encoded()
     assert next(frames).startswith(b"retry:")
     hello = next(frames).decode()
     assert hello.startswith("event: hello") and '"code":null' in hello
@@ -356,7 +356,7 @@ def test_a_move_at_a_table_reaches_the_lesson_stream(app: Flask) -> None:
     stream = app.test_client().get(
         f"/v1/lessons/{lid}/events", headers=auth(OPERATOR), buffered=False
     )
-    frames = iter(stream.response)
+    frames = stream.iter_encoded()
     next(frames), next(frames)
     sid = ada["session_id"]
     state = client.get(f"/v1/chemistry-battle/sessions/{sid}").get_json()

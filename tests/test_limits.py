@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from service import create_app, limits
+from service import create_app
+from service.school import limits
 
 from .conftest import KEY_A, TEST_PREFIX, auth, checked, make_settings
 
@@ -96,11 +97,14 @@ def test_a_hosted_move_is_counted_with_its_sessions_load_and_refused_before_it_a
     (no draw of its own); a cluster draws on its own. Either way the fourth move of a
     3-a-minute budget is 429 and changes nothing."""
     app = limited_app(redis_url, rate_limit_moves="3 per minute")
-    separate = []
+    separate: list[str] = []
     draw = limits.RedisCounter.draw
-    monkeypatch.setattr(
-        limits.RedisCounter, "draw", lambda *a, **kw: separate.append(a[1].scope) or draw(*a, **kw)
-    )
+
+    def drawing(*a: Any, **kw: Any) -> limits.Decision:
+        separate.append(a[1].scope)
+        return draw(*a, **kw)
+
+    monkeypatch.setattr(limits.RedisCounter, "draw", drawing)
     c = app.test_client()
     base, seats, version = hosted_table(c)
     answers = []

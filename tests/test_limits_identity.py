@@ -1,6 +1,6 @@
 """Who a rate limit counts, and what an allowed answer says of it (issue 27 item 11).
 
-Tests only (service/limits.py is another piece's): with no trusted proxy, a client's
+Tests only (service/school/limits.py is another piece's): with no trusted proxy, a client's
 own ``X-Forwarded-For`` names nobody, so it cannot buy a fresh budget per request; the
 ``X-RateLimit-*`` headers of an allowed hosted creation made with an operator key are
 those of the budget closest to its end (the operator's, or the address's).

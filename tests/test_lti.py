@@ -324,8 +324,8 @@ def test_launches_open_the_links_lesson_and_scores_reach_the_platform(tool: Any,
         assert opened.status_code == 303, opened.text
         seat_page = opened.headers["Location"]
         assert "?lti=" in seat_page and "#token=" in seat_page
-        _, slug, sid, _, seat = seat_page.split("#")[0].split("?")[0].split("/")[1:6]
-        seats.append((sid, int(seat), _fragment_token(seat_page)))
+        _, slug, sid, _, number = seat_page.split("#")[0].split("?")[0].split("/")[1:6]
+        seats.append((sid, int(number), _fragment_token(seat_page)))
     # the ticket is spent once the seat is opened
     spent = requests.get(f"{base}{waiting[0]}", timeout=10, allow_redirects=False)
     assert spent.status_code == 401 and refused_code(spent) == "seat_wait_expired"
@@ -492,7 +492,8 @@ def test_a_grade_reaches_the_platform_through_ags_retried_and_logged(tool: Any, 
         )
 
         def sent() -> bool:
-            return grades.log(link)[0]["status"] == "sent"
+            status: str = grades.log(link)[0]["status"]
+            return status == "sent"
 
         _run_until(app, sent)
         (logged,) = grades.log(link)

@@ -237,7 +237,7 @@ def test_greedy_answers_with_the_best_expected_gain() -> None:
     out of sight (a teacher's deck with 6) it cannot hold 2: greedy plays the power play."""
     from rules.metal_vs_nonmetal.bots import answer_value, chance_of_holding
 
-    opts = {
+    opts: dict[str, Any] = {
         "start_player": 0,
         "deal": [["Na+", "Cl-", "Cl-", "O2-", "O2-", "Ca2+"], ["Cl-", "N3-", *["Na+"] * 4]],
         "ion_deck_top": ["Cl-"],

@@ -714,7 +714,7 @@ def test_views_show_own_hand_counts_of_others_and_public_cards() -> None:
 
 def test_collections_lie_face_down_counted_not_shown_even_to_their_owner() -> None:
     """ "Collected cards are placed beside the player face down." """
-    state, events = respond(*[play(example_3_base(), 0, "N3-")[0], 1, "Al3+", 1])
+    state, events = respond(play(example_3_base(), 0, "N3-")[0], 1, "Al3+", 1)
     collected = event(events, "exchange_settled")["collected"]["cards"]  # seen face up
     for viewer in (None, 0, 1):
         view = GAME.view(state, viewer)
@@ -739,7 +739,7 @@ def test_collections_face_up_are_shown_to_everyone() -> None:
         ["Al3+", "Cl-", "Cl-", "O2-", "O2-", "Na+"],
         collected="face_up",
     )
-    state, _ = respond(*[play(state, 0, "N3-")[0], 1, "Al3+", 1])
+    state, _ = respond(play(state, 0, "N3-")[0], 1, "Al3+", 1)
     for viewer in (None, 0, 1):
         view = GAME.view(state, viewer)
         assert [c["ion"] for c in view["seats"][0]["collection"]["cards"]] == ["N3-", "Al3+"]

@@ -11,7 +11,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from rules.registry import GAMES
-from service.games import game_apis
+from service.games.registry import game_apis
 
 from .conftest import auth
 

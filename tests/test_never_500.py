@@ -12,8 +12,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service import create_app
-from service.logs import JsonFormatter
-from service.problems import PROBLEM_JSON
+from service.http.logs import JsonFormatter
+from service.http.problems import PROBLEM_JSON
 
 from .conftest import KEY_A, auth, make_settings
 

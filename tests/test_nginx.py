@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from service.problems import SERVICE_PROBLEMS
+from service.http.problems import SERVICE_PROBLEMS
 
 from .contract import answered_outside
 from .test_gunicorn import _port, raw, serve
@@ -136,7 +136,8 @@ def proxied(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterato
 def get(port: int, path: str, headers: dict[str, str] | None = None) -> Any:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
     conn.request("GET", path, headers=headers or {})
-    resp = conn.getresponse()
+    # the answer, with its body read before the connection closes (as `body`)
+    resp: Any = conn.getresponse()
     resp.body = resp.read()
     conn.close()
     return resp

@@ -17,8 +17,8 @@ from flask.testing import FlaskClient
 
 from rules.registry import GAMES
 from service import create_app
-from service.operators import Operators, operator_id
-from service.tokens import SEED_MAX, Sealer
+from service.games.tokens import SEED_MAX, Sealer
+from service.school.operators import Operators, operator_id
 
 from .conftest import KEY_A, KEY_B, auth, checked, make_settings
 

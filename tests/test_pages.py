@@ -1,4 +1,4 @@
-"""The browser front end as the service serves it (service/pages.py): the pages and
+"""The browser front end as the service serves it (service/games/pages.py): the pages and
 their assets, under a strict Content-Security-Policy, with no credential in any URL.
 
 No Node.js here: the pages are the committed build (tests/test_web_build.py checks it
@@ -12,7 +12,7 @@ import re
 from flask.testing import FlaskClient
 
 from service import create_app
-from service.pages import BUILT, CONTENT_SECURITY_POLICY, join_link, table_link
+from service.games.pages import BUILT, CONTENT_SECURITY_POLICY, join_link, table_link
 
 from .conftest import KEY_A, make_settings
 

@@ -19,8 +19,8 @@ from flask.testing import FlaskClient
 from rules.core import Dynamics
 from rules.registry import GAMES
 from service import create_app
+from service.games.tokens import Envelope
 from service.sessions import situations
-from service.tokens import Envelope
 
 from .conftest import KEY_A, auth, checked, make_settings
 from .test_conformance import QUICK_OPTIONS

@@ -18,9 +18,9 @@ from flask.testing import FlaskClient
 from rules.core import At, RuleViolation
 from rules.registry import GAMES
 from service import create_app
-from service.games import GameApi
-from service.operations import Table, _bot
-from service.play import new_game
+from service.api.operations import Table, _bot
+from service.games.play import new_game
+from service.games.registry import GameApi
 from service.sessions import realtime
 
 from .conftest import KEY_A, auth, make_settings

@@ -28,8 +28,8 @@ from rules.polymer.bots import answers
 from rules.records import Step
 from service import create_app
 from service.app import in_context
-from service.due import DueWork
 from service.sessions import realtime
+from service.sessions.due import DueWork
 from service.sessions.schedule import bot_member
 
 from .conftest import KEY_A, TEST_PREFIX, auth, make_settings

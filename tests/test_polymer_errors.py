@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 
 from rules.polymer.game import MAX_OPEN_OFFERS
 from service import create_app
-from service.problems import PROBLEM_JSON
+from service.http.problems import PROBLEM_JSON
 
 from .conftest import KEY_A, auth, make_settings
 from .test_polymer_service import BASE, Table

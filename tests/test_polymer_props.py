@@ -21,6 +21,7 @@ from rules.core import RuleViolation, events_for
 from rules.polymer import GAME
 from rules.polymer.cards import card_code, ids_for_codes
 from rules.polymer.patterns import best_arrangement, table_scores, validate_arrangement
+from rules.polymer.wire import SeatScore
 
 from .test_polymer_rules import faces_named, faces_shown
 
@@ -106,7 +107,7 @@ def check_explanations(
             assert named <= faces_shown(event) | own | known, (seat, event)
 
 
-def recompute(state: dict[str, Any], table: list[dict[str, Any]] | None = None) -> None:
+def recompute(state: dict[str, Any], table: list[SeatScore] | None = None) -> None:
     """Each seat's score from its reported arrangement, checked independently.
 
     A seat shows the arrangement that maximises its own score: its longest possible

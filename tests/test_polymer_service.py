@@ -19,7 +19,7 @@ from flask.testing import FlaskClient
 
 from rules.polymer import GAME
 from service import create_app
-from service.tokens import Sealer
+from service.games.tokens import Sealer
 
 from .conftest import KEY_A, auth, make_settings
 

@@ -17,10 +17,10 @@ from rules.polymerization.cards import (
     FACES,
     MONOMERS,
     SPEC,
-    card_json,
     face,
     formula_mass,
 )
+from rules.polymerization.shown import card_json
 
 REFERENCE = {
     "styrene": 104.15,

@@ -63,7 +63,7 @@ def expected_mi(state: dict[str, Any], chain: dict[str, Any]) -> float:
 
 def counts(state: dict[str, Any], chain: dict[str, Any]) -> bool:
     return chain["state"] == "terminated" or (
-        state["options"]["capped_count"] and chain["state"] == "capped"
+        bool(state["options"]["capped_count"]) and chain["state"] == "capped"
     )
 
 

@@ -116,7 +116,7 @@ def test_the_drawn_card_is_told_to_the_drawer_only() -> None:
 
 def test_unknown_and_malformed_moves() -> None:
     state = drawn(deal([[S1[0]], [S1[1]]]), 0)
-    for move, code in [
+    moves: list[tuple[dict[str, Any], str]] = [
         ({"type": "polymerise"}, "unknown_move"),
         ({"type": "discard"}, "bad_move"),
         ({"type": "discard", "card": "1"}, "bad_move"),
@@ -126,7 +126,8 @@ def test_unknown_and_malformed_moves() -> None:
         ({"type": "initiate", "card": 41, "monomers": [[1], [2], [3]]}, "bad_move"),
         ({"type": "terminate", "card": 49, "chains": [1, 2], "mechanism": "fusion"}, "bad_move"),
         ({"type": "propagate", "chain": 1, "cards": list(range(1, 10))}, "bad_move"),
-    ]:
+    ]
+    for move, code in moves:
         with pytest.raises(RuleViolation) as err:
             GAME.apply(state, 0, move)
         assert err.value.code == code, move

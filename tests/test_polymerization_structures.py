@@ -18,7 +18,7 @@ import pytest
 from molmass import Formula
 from py2opsin import py2opsin
 from rdkit import Chem
-from rdkit.Chem.Descriptors import MolWt
+from rdkit.Chem.Descriptors import MolWt  # type: ignore[attr-defined]  # set at import, unstubbed
 from rdkit.Chem.rdMolDescriptors import CalcMolFormula
 
 from rules.polymerization import GAME

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from rules.registry import GAMES
-from service.schemas.derive import pascal
+from service.games.schemas.derive import pascal
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")

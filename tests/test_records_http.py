@@ -18,7 +18,7 @@ from flask.testing import FlaskClient
 
 from rules.records import Log
 from rules.registry import GAMES
-from service.tokens import Envelope, Sealer
+from service.games.tokens import Envelope, Sealer
 
 from .conftest import KEY_A, auth
 from .test_polymer_service import read_events
@@ -241,8 +241,8 @@ def test_a_game_in_progress_shows_its_public_record_only(client: FlaskClient) ->
                     if line.startswith("data: ") and '"events"' in line]  # fmt: skip
     stop.set()
     assert [s["events"] for s in record["steps"]] == streamed
-    seat = client.get(f"{base}/record?seat=1", headers=auth(made["seats"][1]["seat_token"]))
-    assert seat.get_json()["record"] == record  # a seat sees the public record too
+    as_seat = client.get(f"{base}/record?seat=1", headers=auth(made["seats"][1]["seat_token"]))
+    assert as_seat.get_json()["record"] == record  # a seat sees the public record too
 
 
 def test_a_record_needs_a_seat_or_the_host(client: FlaskClient) -> None:

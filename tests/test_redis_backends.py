@@ -23,9 +23,9 @@ from redis.crc import key_slot
 from redis.retry import Retry
 
 from service import create_app
-from service.redis_client import BadRedisUrl, Pool, RedisBackend, parse_url
+from service.base.redis_client import BadRedisUrl, Pool, RedisBackend, parse_url
+from service.http.streams import Subscription
 from service.sessions.store import SessionStore
-from service.streams import Subscription
 
 from .conftest import TEST_PREFIX, make_settings
 from .redis_servers import Processes, _server_args, free_ports
@@ -205,7 +205,7 @@ def test_in_a_gevent_worker_the_pool_waits_in_gevents_queue() -> None:
     gevent's own queue: no standard-library lock or condition on every command."""
     code = (
         "from gevent import monkey; monkey.patch_all()\n"
-        "from service.redis_client import Pool\n"
+        "from service.base.redis_client import Pool\n"
         "pool = Pool.from_url('redis://127.0.0.1:6379/15', max_connections=2)\n"
         "print(type(pool.pool).__module__)\n"
     )

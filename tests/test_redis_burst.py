@@ -4,7 +4,7 @@ redis-py's default pool (100 connections per process) refused the 101st request 
 needed Redis at once: 600-1,000 simultaneous hosted requests got 3-33% ``503
 redis_unavailable``, and of 520 streams opened at once only 267 opened. Connections now
 come from pools sized to a worker's concurrency that wait instead of failing
-(service/redis_client.py). `make serve`'s gunicorn (gevent workers) on a loopback port.
+(service/base/redis_client.py). `make serve`'s gunicorn (gevent workers) on a loopback port.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import asyncio
 import json
 import time
 from collections import Counter
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Coroutine, Iterator
+from typing import Any, TypeVar
 
 import pytest
 
@@ -61,7 +61,12 @@ def _ready(port: int) -> None:
         time.sleep(0.2)
 
 
-async def _all_at_once(calls: list[Any], timeout: float = 120) -> list[tuple[int, Any]]:
+Answer = TypeVar("Answer")
+
+
+async def _all_at_once(
+    calls: list[Coroutine[Any, Any, Answer]], timeout: float = 120
+) -> list[Answer]:
     return list(await asyncio.wait_for(asyncio.gather(*calls), timeout))
 
 

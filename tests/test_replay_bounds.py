@@ -15,8 +15,9 @@ import pytest
 
 from rules import records, shapes
 from rules.registry import GAMES
-from service import create_app, replays
-from service.play import apply_move, new_game
+from service import create_app
+from service.games import replays
+from service.games.play import apply_move, new_game
 
 from .conftest import KEY_A, checked, make_settings
 from .test_gunicorn import serve

@@ -21,7 +21,8 @@ import pytest
 from flask import Flask
 
 from rules.registry import GAMES
-from service import create_app, streams
+from service import create_app
+from service.http import streams
 from service.sessions import store as store_module
 
 from .conftest import KEY_A, auth, make_settings
@@ -338,17 +339,17 @@ def test_a_process_opens_a_commits_state_once_for_all_its_seats_streams(
     """Both seats' streams in one process: the state the commit published is opened once
     for the two of them when another process committed it, and not at all when this one
     did (it still has what it sealed); each frame is still exactly the seat's view."""
+    from service.games.play import sealer
     from service.sessions import blueprint
 
     if committed == "elsewhere":  # as in the worker that did not make the move
         monkeypatch.setattr(streams, "SEALED_KEPT", 0)
     opened: list[str] = []
-    real = blueprint.sealer
 
     class Counting:
         def open(self, token: str, **kwargs: Any) -> Any:
             opened.append(token)
-            return real().open(token, **kwargs)
+            return sealer().open(token, **kwargs)
 
     monkeypatch.setattr(blueprint, "sealer", Counting)
     t = Hosted(stream_app.test_client(), ED, players=2, seed=8, options={"deal": DEAL_2})

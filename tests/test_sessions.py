@@ -23,7 +23,8 @@ from werkzeug.test import TestResponse
 
 from rules.element_draft import GAME as DRAFT
 from rules.polymer import GAME as POLYMER
-from service import create_app, streams
+from service import create_app
+from service.http import streams
 from service.sessions.flow import ENDED_TTL_SECONDS
 from service.sessions.store import SessionStore
 
@@ -148,7 +149,7 @@ class Hosted:
 
     def play_out(self, bot: str = "random") -> list[dict[str, Any]]:
         """Bot moves for whoever is to act until the game is over; every answer."""
-        answers = []
+        answers: list[dict[str, Any]] = []
         while True:
             body = self.get()
             if not body["to_act"]:
@@ -234,8 +235,9 @@ class Stream:
         self.chunks: Iterator[Any] = iter(self.resp.response)
         self.pending = ""
         assert self.frame() == {"retry": "2000"}
-        self.hello = self.frame()
-        assert self.hello is not None and self.hello["event"] == "hello", self.hello
+        hello = self.frame()
+        assert hello is not None and hello["event"] == "hello", hello
+        self.hello = hello
 
     def frame(self) -> dict[str, Any] | None:
         while "\n\n" not in self.pending:
@@ -820,9 +822,14 @@ def test_a_key_answered_at_the_current_version_is_caught_by_the_commit(
     answer decides: 422 for another move, and nothing applied."""
     t = Hosted(client, ED, players=3, seed=6)
     t.move(0, draft(t.get(0)), key="K")
-    lookups = []
+    lookups: list[tuple[Any, ...]] = []
     real_lookup = SessionStore.idempotent
-    monkeypatch.setattr(SessionStore, "idempotent", lambda *a: lookups.append(a) or real_lookup(*a))
+
+    def looked_up(*a: Any) -> dict[str, Any] | None:
+        lookups.append(a)
+        return real_lookup(*a)
+
+    monkeypatch.setattr(SessionStore, "idempotent", looked_up)
     t.move(1, draft(t.get(1)), key="K")  # another seat's key is its own
     t.move(2, draft(t.get(2)))
     assert lookups == [], "a move on the current version is not looked up first"
@@ -950,9 +957,14 @@ def test_a_twin_committed_before_the_compare_and_set_is_replayed_not_stale(
         return before if len(loads) == 1 else real_load(store, session_id)
 
     monkeypatch.setattr(SessionStore, "load", load)
-    lookups = []
+    lookups: list[tuple[Any, ...]] = []
     real_lookup = SessionStore.idempotent
-    monkeypatch.setattr(SessionStore, "idempotent", lambda *a: lookups.append(a) or real_lookup(*a))
+
+    def looked_up(*a: Any) -> dict[str, Any] | None:
+        lookups.append(a)
+        return real_lookup(*a)
+
+    monkeypatch.setattr(SessionStore, "idempotent", looked_up)
     again = t.raw_move(0, move, version=0, key="twin")
     # the retry read version 0, so it computed the move; the compare-and-set refused it
     # (the twin had committed, its answer with it, atomically) and the answer was found

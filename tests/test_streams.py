@@ -11,14 +11,14 @@ from typing import Any
 import pytest
 import redis
 
-from service import streams
-from service.problems import Problem
+from service.http import streams
+from service.http.problems import Problem
 
 from .conftest import TEST_PREFIX, make_settings
 
 
 class FakeWorker:
-    pass
+    stream_slot: int | None  # set by streams.assign
 
 
 @pytest.fixture()
@@ -54,7 +54,8 @@ def test_workers_share_one_bound_and_a_dead_workers_streams_are_reclaimed(master
 
 
 def test_a_refused_stream_holds_no_place() -> None:
-    counts = multiprocessing.RawArray(ctypes.c_int, 2)
+    # a ctypes array, held as Any as the master holds it (service/streams.py, _shared)
+    counts: Any = multiprocessing.RawArray(ctypes.c_int, 2)
     one, two = streams.Limiter(counts, 0), streams.Limiter(counts, 1)
     slot = one.acquire(1)
     for _ in range(3):
@@ -111,7 +112,7 @@ def test_open_streams_never_take_the_connections_moves_need(
     for _ in range(8):
         resp = client.get(f"/v1/polymer/sessions/{sid}/events", buffered=False)
         assert resp.status_code == 200
-        assert next(iter(resp.response)).startswith(b"retry:")  # subscribed by now
+        assert next(resp.iter_encoded()).startswith(b"retry:")  # subscribed by now
         opened.append(resp)
     assert client.post("/v1/polymer/sessions", json={"players": 5}).status_code == 201
     assert client.get(f"/v1/polymer/sessions/{sid}").status_code == 200
@@ -228,8 +229,8 @@ def _connections(admin: redis.Redis, name: str) -> list[dict[str, Any]]:
 
 
 def _followers(admin: redis.Redis, channel: str, sharded: bool) -> int:
-    reply = admin.execute_command("PUBSUB", "SHARDNUMSUB" if sharded else "NUMSUB", channel)
-    return int(reply[1])
+    counts = admin.pubsub_shardnumsub(channel) if sharded else admin.pubsub_numsub(channel)
+    return int(counts[0][1])
 
 
 def _until(check: Any, seconds: float = 5.0) -> None:
@@ -249,24 +250,24 @@ def test_a_process_follows_a_channel_once_for_all_its_streams(
     connection kept for the next stream rather than a new one made."""
     name = f"streams-{secrets.token_hex(4)}"
     channel = f"{TEST_PREFIX}{name}"
-    publish = "SPUBLISH" if sharded else "PUBLISH"
     client, admin = _stream_client(redis_url, name), redis.Redis.from_url(redis_url)
+    publish = admin.spublish if sharded else admin.publish
     try:
         seat, table = (streams.Subscription(client, channel, sharded=sharded) for _ in "ab")
         assert _followers(admin, channel, sharded) == 1
-        admin.execute_command(publish, channel, b'{"version": 1}')
+        publish(channel, b'{"version": 1}')
         first, second = seat.next(timeout=2), table.next(timeout=2)
         assert first is not None and first is second
         assert first.payload() == {"version": 1} and first.data == b'{"version": 1}'
         seat.close()
-        admin.execute_command(publish, channel, b'{"version": 2}')
+        publish(channel, b'{"version": 2}')
         assert table.get(timeout=2) == b'{"version": 2}'
         table.close()
         _until(lambda: _followers(admin, channel, sharded) == 0)
         assert len(_connections(admin, name)) == 1
         later = streams.Subscription(client, channel, sharded=sharded)
         try:
-            admin.execute_command(publish, channel, b'{"version": 3}')
+            publish(channel, b'{"version": 3}')
             assert later.get(timeout=2) == b'{"version": 3}'
             assert len(_connections(admin, name)) == 1, "the same connection, not a new one"
         finally:
@@ -289,7 +290,7 @@ def test_a_lost_connection_fails_every_stream_on_it_and_is_never_silently_replac
     try:
         one, two = (streams.Subscription(client, channel, sharded=False) for _ in "ab")
         (held,) = _connections(admin, name)
-        admin.execute_command("CLIENT", "KILL", "ID", held["id"])
+        admin.client_kill_filter(_id=held["id"])
         for subscription in (one, two, one):
             with pytest.raises(redis.ConnectionError):
                 subscription.get(timeout=5)

@@ -8,8 +8,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from service import create_app
-from service.problems import Problem
-from service.tokens import Envelope, Sealer
+from service.games.tokens import Envelope, Sealer
+from service.http.problems import Problem
 
 from .conftest import KEY_A, KEY_B, auth, make_settings
 

@@ -25,7 +25,8 @@ def without(tp: type, member: str) -> type:
     """The TypedDict ``tp`` with ``member`` left out (everything else as declared)."""
     hints = typing.get_type_hints(tp, include_extras=True)
     fields = {name: hint for name, hint in hints.items() if name != member}
-    spoiled: type = TypedDict(tp.__name__, fields)  # type: ignore[operator]
+    # made at run time from another TypedDict's hints: mypy reads only literal ones
+    spoiled: type = TypedDict(tp.__name__, fields)  # type: ignore[misc]
     spoiled.__doc__ = tp.__doc__
     return spoiled
 

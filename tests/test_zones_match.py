@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from rules import match, shapes
 from rules.core import RuleViolation, rank_seats
 from rules.rng import new_rng
-from rules.zones import Layout, Seen, Zone, named_cards
+from rules.zones import Layout, Seen, Zone, Zones, named_cards
 
 from . import tiny_game
 from .test_conformance import playout
@@ -22,7 +24,12 @@ LAYOUT = Layout(
 )
 
 
-def zones() -> dict:
+def face(z: int) -> dict[str, Any]:
+    """A card as a view shows it."""
+    return {"id": z}
+
+
+def zones() -> Zones:
     return LAYOUT.deal(
         3, draw=[1, 2, 3, 4], discard=[5, 6], hand=[[9, 7], [8], []], board=[[10], [], [11]]
     )
@@ -43,11 +50,13 @@ def test_who_sees_what(seat: int | None, seen: set[int]) -> None:
 
 def test_pile_views_show_counts_always_and_faces_only_when_seen() -> None:
     z = zones()
-    assert LAYOUT.pile_view(z, ("draw", None), 0, int) == {"count": 4, "cards": None}
-    assert LAYOUT.pile_view(z, ("discard", None), 1, int) == {"count": 2, "cards": None, "top": 6}
-    assert LAYOUT.pile_view(z, ("hand", 0), 0, int) == {"count": 2, "cards": [7, 9]}
-    assert LAYOUT.pile_view(z, ("hand", 0), 1, int) == {"count": 2, "cards": None}
-    assert LAYOUT.pile_view(z, ("hand", 0), None, int)["cards"] is None
+    assert LAYOUT.pile_view(z, ("draw", None), 0, face) == {"count": 4, "cards": None}
+    discard = LAYOUT.pile_view(z, ("discard", None), 1, face)
+    assert discard == {"count": 2, "cards": None, "top": {"id": 6}}
+    hand = LAYOUT.pile_view(z, ("hand", 0), 0, face)
+    assert hand == {"count": 2, "cards": [{"id": 7}, {"id": 9}]}
+    assert LAYOUT.pile_view(z, ("hand", 0), 1, face) == {"count": 2, "cards": None}
+    assert LAYOUT.pile_view(z, ("hand", 0), None, face)["cards"] is None
 
 
 def test_move_and_draw_are_pure_and_take_from_the_top() -> None:
@@ -80,8 +89,8 @@ def test_redeal_hidden_keeps_what_a_seat_sees_and_every_pile_size() -> None:
             assert LAYOUT.conservation_problems(other, range(1, 12)) == []
             for place in LAYOUT.places(z):
                 assert len(LAYOUT.pile(other, place)) == len(LAYOUT.pile(z, place))
-                assert LAYOUT.pile_view(other, place, seat, int) == LAYOUT.pile_view(
-                    z, place, seat, int
+                assert LAYOUT.pile_view(other, place, seat, face) == LAYOUT.pile_view(
+                    z, place, seat, face
                 )
     moved = {tuple(LAYOUT.redeal_hidden(z, 0, new_rng(seed))[0]["hand"][1]) for seed in range(30)}
     assert len(moved) > 1, "hidden cards are really resampled"

@@ -1,6 +1,6 @@
 """Check real values against a game's declared wire shapes (``GameRules.wire``).
 
-The schemas are the ones the contract is derived from (``service.schemas.derive``),
+The schemas are the ones the contract is derived from (``service.games.schemas.derive``),
 with every object closed: a member the declaration does not have is an error, so a
 declaration that lost a member fails here.
 """
@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 from rules.core import GameRules
 from rules.shapes import shape
 from rules.wire import Outcome
-from service.schemas.derive import ACTOR, Components, pascal
+from service.games.schemas.derive import ACTOR, Components, pascal
 
 
 class WireCheck:

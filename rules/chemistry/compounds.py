@@ -109,23 +109,6 @@ class Compound:
         """``symbol -> count``, in formula order."""
         return dict(self.elements)
 
-    def face(self) -> JSON:
-        """The chemistry printed on the card (a game adds ``id``, ``kind`` and ``deck``)."""
-        return {
-            "formula": self.formula,
-            "name": self.name,
-            "bonding": self.bonding,
-            "elements": [{"symbol": s, "count": n} for s, n in self.elements],
-            "atoms": self.atoms,
-            "molar_mass": self.molar_mass,
-            "ions": None
-            if self.ions is None
-            else [
-                {"ion": i.label(), "symbol": i.symbol, "charge": i.charge, "count": i.count}
-                for i in self.ions
-            ],
-        }
-
 
 def _order(formula: str, symbols: set[str]) -> list[str]:
     """The symbols of ``formula`` in the order it writes them (molmass sorts them)."""

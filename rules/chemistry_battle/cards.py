@@ -18,11 +18,17 @@ from typing import Any
 
 from rules.chemistry.decks import basic_deck
 
-DECK: tuple[dict[str, Any], ...] = tuple(basic_deck())
+from .wire import Card
+
+
+def _card(entry: Mapping[str, Any]) -> Card:
+    return {"id": entry["id"], "z": entry["z"], "symbol": entry["symbol"], "name": entry["name"]}
+
+
+DECK: tuple[Card, ...] = tuple(_card(entry) for entry in basic_deck())
 """Every card, in atomic-number order; ``DECK[z - 1]`` is the card ``z``."""
 
 CARD_IDS: tuple[int, ...] = tuple(c["id"] for c in DECK)
-LOWEST, HIGHEST = CARD_IDS[0], CARD_IDS[-1]
 
 # Players -> (cards per hand, cards to the kitty). The seed's "3 players, deal 27
 # cards" cannot be (3 x 27 = 81): all 54 dealt evenly is 18 each (docs/rules).
@@ -35,7 +41,7 @@ DEAL_TABLE: Mapping[int, tuple[int, int]] = {
 }
 
 
-def card(z: int) -> dict[str, Any]:
+def card(z: int) -> Card:
     """A card as views and events show it (a shared, read-only dict)."""
     return DECK[z - 1]
 

@@ -189,11 +189,12 @@ def to_act(state: State) -> list[int]:
 
 
 # ---------------------------------------------------------------- views -------------
-def view(state: State, seat: int | None) -> dict[str, Any]:
+def view(state: State, seat: int | None) -> wire.View:
     """What ``seat`` (or an observer) sees: its own hand, the table, every seat's counts;
     the collected round cards in order only when they lie face up (option ``collected``);
     never another hand, the kitty's faces or the deck order. Once the game is over every
-    seat's cards are shown: hand, captured kitty cards and collected cards."""
+    seat's cards are shown: hand, captured kitty cards and collected cards. Built as the
+    declared ``View`` (mypy checks every member)."""
     if seat is not None:
         check_seat(state, seat)
     lay = layout(state)
@@ -201,23 +202,33 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     players = int(state["players"])
     order = rounds.turn_order(int(state["leader"]), players)
     ended = state["end"] is not None
-    seats = []
+    seats: list[wire.SeatView] = []
     for s in range(players):
-        collected = lay.pile_view(zones, ("collected", s), seat, card)
+        collected = lay.pile_for(zones, ("collected", s), seat, card)
         seats.append(
             {
                 "seat": s,
                 "hand_count": len(zones["hand"][s]),
-                "hand": lay.pile_view(zones, ("hand", s), seat, card),
+                "hand": lay.pile_for(zones, ("hand", s), seat, card),
                 "kitty_count": len(zones["collected_kitty"][s]),
-                "kitty": lay.pile_view(zones, ("collected_kitty", s), seat, card),
+                "kitty": lay.pile_for(zones, ("collected_kitty", s), seat, card),
                 "collected": {"count": collected["count"], "cards": collected["cards"]},
                 "total": rounds.cards_held(zones, s),
                 "playing_from": "hand" if zones["hand"][s] else "collected",
             }
         )
-    out: dict[str, Any] = {
-        "game": INFO.slug,
+    you: wire.You | None = None
+    if seat is not None:
+        hand = lay.pile_for(zones, ("hand", seat), seat, card)
+        you = {
+            "seat": seat,
+            "hand": hand["cards"],
+            "hand_count": hand["count"],
+            "left": left_of(seat, players),
+            "right": right_of(seat, players),
+        }
+    return {
+        "game": "chemistry-battle",
         "players": players,
         "hand_play": state["options"]["hand_play"],
         "next_leader": state["options"]["next_leader"],
@@ -237,21 +248,11 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "last_round": state["last_round"],
         "finished": ended,
         "end": state["end"],
-        "you": None,
+        "you": you,
     }
-    if seat is not None:
-        hand = lay.pile_view(zones, ("hand", seat), seat, card)
-        out["you"] = {
-            "seat": seat,
-            "hand": hand["cards"],
-            "hand_count": hand["count"],
-            "left": left_of(seat, players),
-            "right": right_of(seat, players),
-        }
-    return out
 
 
-def scores(state: State) -> dict[str, Any]:
+def scores(state: State) -> wire.Scores:
     """Every seat's cards, counted: hand + captured kitty + collected (the seed's count)."""
     zones = state["zones"]
     return {

@@ -17,14 +17,16 @@ The legal moves list a seat's ``play`` moves in the order of its hand, then
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from rules.actions import Action, Actions
 from rules.core import Event, Move, RuleViolation, State, right_of
+from rules.zones import emitted
 
 from . import rounds, wire
 from .cards import card, label
 from .layout import layout
+from .wire import EndReason
 
 SEED_TURN = (
     "The first player to the right of the dealer plays a card face up. Play continues to the "
@@ -126,7 +128,11 @@ ACTIONS = Actions((PLAY, PLAY_NEXT), waiting=waiting)
 
 
 # ---------------------------------------------------------------- a card on the table
-SOURCES = {"hand": "hand", "collected_kitty": "captured_kitty", "collected": "collected"}
+SOURCES: Mapping[str, Literal["hand", "captured_kitty", "collected"]] = {
+    "hand": "hand",
+    "collected_kitty": "captured_kitty",
+    "collected": "collected",
+}
 """A zone a card is played from -> the ``source`` its event names."""
 
 
@@ -140,24 +146,26 @@ def _card_played(state: State, seat: int, source: str, z: int) -> tuple[State, l
         picked = list(state["picked_up"])
         picked[seat] = True
         new["picked_up"] = picked
-        count = len(zones["collected_kitty"][seat]) + len(zones["collected"][seat])
-        events.append(
-            {"type": "pile_picked_up", "seat": seat, "round": state["round"], "count": count}
-        )
+        picked_up: wire.PilePickedUpEvent = {
+            "type": "pile_picked_up",
+            "seat": seat,
+            "round": state["round"],
+            "count": len(zones["collected_kitty"][seat]) + len(zones["collected"][seat]),
+        }
+        events.append(emitted(picked_up))
     zones = lay.move(zones, (source, seat), ("table", None), [z])
     table = zones["table"]
     order = rounds.turn_order(int(state["leader"]), int(state["players"]))
-    events.append(
-        {
-            "type": "card_played",
-            "seat": seat,
-            "round": state["round"],
-            "card": card(z),
-            "source": SOURCES[source],
-            "position": len(table),
-            "leading": z == max(table),
-        }
-    )
+    played: wire.CardPlayedEvent = {
+        "type": "card_played",
+        "seat": seat,
+        "round": state["round"],
+        "card": card(z),
+        "source": SOURCES[source],
+        "position": len(table),
+        "leading": z == max(table),
+    }
+    events.append(emitted(played))
     new["zones"] = zones
     if len(table) < len(order):
         new["turn"] = order[len(table)]
@@ -172,44 +180,51 @@ def _settle_round(state: State, order: list[int]) -> tuple[State, list[Event]]:
     zones = state["zones"]
     table = list(zones["table"])
     won = rounds.round_won_event(state, table, order)
-    winner = int(won["seat"])
-    events: list[Event] = [won]
+    winner = won["seat"]
+    events = [emitted(won)]
     zones = lay.move(zones, ("table", None), ("collected", winner), table)
     if zones["kitty"]:
         kitty = list(zones["kitty"])
         zones = lay.move(zones, ("kitty", None), ("collected_kitty", winner), kitty)
         state = {**state, "kitty_captured_by": winner}
+        captured: wire.KittyCapturedEvent = {
+            "type": "kitty_captured",
+            "seat": winner,
+            "round": state["round"],
+            "count": len(kitty),
+        }
+        # face down: the layout shows the kitty's faces to nobody
         events.append(
-            lay.moved(
-                {"type": "kitty_captured", "seat": winner, "round": state["round"]},
-                kitty,
-                ("kitty", None),
-                ("collected_kitty", winner),
-                players,
-            )
+            lay.moved(captured, kitty, ("kitty", None), ("collected_kitty", winner), players)
         )
     rnd = int(state["round"])
+    last_round: wire.Round = {
+        "round": won["round"],
+        "seat": won["seat"],
+        "card": won["card"],
+        "plays": won["plays"],
+        "explanation": won["explanation"],
+    }
     leader = winner if state["options"]["next_leader"] == "winner" else right_of(order[0], players)
     new: State = {
         **state,
         "zones": zones,
         "leader": leader,
         "turn": leader,
-        "last_round": {k: won[k] for k in ("round", "seat", "card", "plays", "explanation")},
+        "last_round": last_round,
     }
     out = [s for s in range(players) if rounds.cards_held(zones, s) == 0]
-    reason = None
+    reason: EndReason | None = None
     if out:
         reason = "seat_out"
         for s in out:
-            events.append(
-                {
-                    "type": "seat_out",
-                    "seat": s,
-                    "round": rnd,
-                    "message": f"Seat {s} has run out of cards: no hand and no collected cards.",
-                }
-            )
+            gone: wire.SeatOutEvent = {
+                "type": "seat_out",
+                "seat": s,
+                "round": rnd,
+                "message": f"Seat {s} has run out of cards: no hand and no collected cards.",
+            }
+            events.append(emitted(gone))
     elif rnd == state["options"]["round_limit"]:
         reason = "round_limit"
     else:
@@ -219,25 +234,24 @@ def _settle_round(state: State, order: list[int]) -> tuple[State, list[Event]]:
             reason = "cycle"
     if reason is None:
         new["round"] = rnd + 1
-        events.append(
-            {
-                "type": "round_started",
-                "round": rnd + 1,
-                "leader": leader,
-                "order": rounds.turn_order(leader, players),
-            }
-        )
-        return new, events
-    new["end"] = {"reason": reason, "round": rnd, "out": out}
-    counts = [rounds.cards_held(zones, s) for s in range(players)]
-    events.append(
-        {
-            "type": "game_over",
-            "reason": reason,
-            "round": rnd,
-            "counts": counts,
-            "message": rounds.game_over_message(reason, out, counts, rnd),
-            **rounds.outcome(new).to_json(),
+        started: wire.RoundStartedEvent = {
+            "type": "round_started",
+            "round": rnd + 1,
+            "leader": leader,
+            "order": rounds.turn_order(leader, players),
         }
-    )
+        events.append(emitted(started))
+        return new, events
+    end: wire.End = {"reason": reason, "round": rnd, "out": out}
+    new["end"] = end
+    counts = [rounds.cards_held(zones, s) for s in range(players)]
+    over: wire.GameOverEvent = {
+        "type": "game_over",
+        "reason": reason,
+        "round": rnd,
+        "counts": counts,
+        "message": rounds.game_over_message(reason, out, counts, rnd),
+        **rounds.outcome(new).declared(),
+    }
+    events.append(emitted(over))
     return new, events

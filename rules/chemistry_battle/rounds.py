@@ -22,9 +22,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.core import JSON, Event, Outcome, State, rank_seats, right_of
+from rules.core import JSON, Outcome, State, rank_seats, right_of
 from rules.text import plural
 
+from . import wire
 from .cards import card, label
 
 SEED_WIN = (
@@ -106,7 +107,7 @@ def track_cycle(state: State) -> tuple[JSON | None, bool]:
     return {**loop, "steps": steps}, False
 
 
-def round_won_event(state: State, table: Sequence[int], order: Sequence[int]) -> Event:
+def round_won_event(state: State, table: Sequence[int], order: Sequence[int]) -> wire.RoundWonEvent:
     """The event of a round's end: who played what, who won, and why."""
     best = max(table)
     winner = order[table.index(best)]

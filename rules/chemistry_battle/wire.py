@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, TypedDict
 
+from rules.chemistry.decks import basic_deck
 from rules.shapes import Count, F, Seat
 from rules.wire import GameOver, Pile
 
-from .cards import HIGHEST, LOWEST
+_BASIC = basic_deck()
+LOWEST, HIGHEST = int(_BASIC[0]["id"]), int(_BASIC[-1]["id"])
+"""The Basic Deck's range of atomic numbers (its cards: :mod:`.cards`)."""
 
 MAX_ROUND_LIMIT = 10_000
 DEFAULT_ROUND_LIMIT = 1000

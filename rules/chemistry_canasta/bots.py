@@ -32,6 +32,7 @@ from typing import Any
 from rules.chemistry.decks.compound import TableCards
 from rules.compound_capture.bots import capture_gain, row_needs
 from rules.core import Move, State
+from rules.draw_discard_wire import Face
 
 WILD_USE = 100
 
@@ -39,7 +40,7 @@ WILD_USE = 100
 class Usefulness:
     """How much ``seat`` wants an element card, from the table as it is now."""
 
-    def __init__(self, state: State, seat: int, cards: TableCards) -> None:
+    def __init__(self, state: State, seat: int, cards: TableCards[Face]) -> None:
         self.most, self.users = row_needs(state, cards)
         hand = [cards.face(c) for c in state["zones"]["hand"][seat]]
         self.held = Counter(str(f["symbol"]) for f in hand if f["kind"] == "element")
@@ -62,7 +63,7 @@ class Usefulness:
         return need + 2 * (self.ends[z] + self.wilds[z]) + near
 
 
-def _draw(state: State, seat: int, legal: Sequence[Move], cards: TableCards) -> Move:
+def _draw(state: State, seat: int, legal: Sequence[Move], cards: TableCards[Face]) -> Move:
     sources = {m["source"] for m in legal}
     discard = state["zones"]["discard"]
     if "discard" in sources and discard:
@@ -72,7 +73,7 @@ def _draw(state: State, seat: int, legal: Sequence[Move], cards: TableCards) -> 
     return {"type": "draw", "source": "deck" if "deck" in sources else "discard"}
 
 
-def greedy(state: State, seat: int, legal: Sequence[Move], cards: TableCards) -> Move:
+def greedy(state: State, seat: int, legal: Sequence[Move], cards: TableCards[Face]) -> Move:
     by_kind: dict[str, list[Move]] = {}
     for m in legal:
         by_kind.setdefault(m["type"], []).append(m)

@@ -38,10 +38,12 @@ from rules.core import (
     Source,
     State,
     check_players,
+    check_seat,
     options_of,
     resolve_options,
 )
 from rules.wire import Wire
+from rules.zones import Layout
 
 from . import runs as rn
 from . import scoring, wire
@@ -135,47 +137,96 @@ def setup(players: int, options: Mapping[str, Any], seed: int) -> State:
     return state
 
 
-def _run_points(state: State, seat: int) -> JSON:
-    """The run places ``seat`` laid (on any board) and their points."""
-    laid = scoring.run_cards(state["runs"], seat)
-    return {"run_cards": laid, "run_points": scoring.RUN_CARD_POINTS * laid}
+def _seat_view(
+    state: State, s: int, seat: int | None, table: Layout, cards: TableCards[wire.Card]
+) -> wire.SeatView:
+    """Seat ``s`` with its board of runs after its captured compounds and its run points
+    after its compound points."""
+    shared = dm.seat_view(state, s, seat, table, cards.face, scoring.COMPOUND_POINTS)
+    laid = scoring.run_cards(state["runs"], s)
+    return {
+        "seat": shared["seat"],
+        "hand_count": shared["hand_count"],
+        "hand": shared["hand"],
+        "captured": shared["captured"],
+        "runs": [run_view(s, i, r, cards) for i, r in enumerate(state["runs"][s])],
+        "compound_points": shared["compound_points"],
+        "run_cards": laid,
+        "run_points": scoring.RUN_CARD_POINTS * laid,
+        "round_points": shared["round_points"],
+        "total": shared["total"],
+    }
 
 
-def view(state: State, seat: int | None) -> JSON:
+def view(state: State, seat: int | None) -> wire.View:
+    """What ``seat`` (``None``: an observer) may see, built as the declared ``View`` (mypy
+    checks every member): the draw-two table's piles, seats and match
+    (:mod:`rules.draw_discard_match`), with this game's rules after the turn and each
+    seat's board of runs."""
+    if seat is not None:
+        check_seat(state, seat)
     cards = cards_of(state)
     opts = state["options"]
-    rules = {
+    table = layout(state)
+    players = int(state["players"])
+    row, compound_pile, draw, discard = dm.piles(state, seat, table, cards.face)
+    turn = state["turn"]
+    return {
+        "game": "chemistry-canasta",
+        "players": players,
+        "decks": list(state["decks"]),
+        "phase": dm.phase(state),
+        "turn": None
+        if turn is None
+        else {
+            "seat": turn["seat"],
+            "step": turn["step"],
+            "drawn": turn["drawn"],
+            "took_discard": turn["took_discard"],
+            "melded": turn["melded"],
+        },
         "runs_rule": opts["runs"],
         "must_capture": opts["must_capture"],
         "reshuffles": {"allowed": opts["reshuffles"], "used": int(state["reshuffled"])},
+        "row": row,
+        "compound_pile": compound_pile,
+        "draw": draw,
+        "discard": discard,
+        "seats": [_seat_view(state, s, seat, table, cards) for s in range(players)],
+        "round_end": state["result"],
+        "match": match.view(state["match"]),
+        "you": dm.you(state, seat, cards.face),
     }
 
-    def board(s: int) -> JSON:
-        return {"runs": [run_view(s, i, r, cards) for i, r in enumerate(state["runs"][s])]}
 
-    return dm.view(
-        state,
-        seat,
-        slug=INFO.slug,
-        table=layout(state),
-        cards=cards,
-        compound_points=scoring.COMPOUND_POINTS,
-        rules=rules,
-        board=board,
-        points=lambda s: _run_points(state, s),
-    )
+def _seat_score(state: State, s: int, cards: TableCards[wire.Card]) -> wire.SeatScore:
+    """Seat ``s``'s score so far with its run places after its compound points."""
+    shared = dm.seat_score(state, s, cards, scoring.COMPOUND_POINTS)
+    laid = scoring.run_cards(state["runs"], s)
+    return {
+        "seat": shared["seat"],
+        "compounds": shared["compounds"],
+        "compound_points": shared["compound_points"],
+        "run_cards": laid,
+        "run_points": scoring.RUN_CARD_POINTS * laid,
+        "hand_count": shared["hand_count"],
+        "elements_in_hand": shared["elements_in_hand"],
+        "wilds_in_hand": shared["wilds_in_hand"],
+        "penalty": shared["penalty"],
+        "round_points": shared["round_points"],
+        "total": shared["total"],
+    }
 
 
-def scores(state: State) -> JSON:
+def scores(state: State) -> wire.Scores:
     """Compounds and runs of the round so far; the hand penalties once the round is over
     (before then they would tell how many wild cards a hand holds)."""
-    return dm.scores(
-        state, cards_of(state), scoring.COMPOUND_POINTS, lambda s: _run_points(state, s)
-    )
+    cards = cards_of(state)
+    return dm.scores(state, [_seat_score(state, s, cards) for s in range(int(state["players"]))])
 
 
 # ---------------------------------------------------------------- invariants --------
-def _run_problems(state: State, cards: TableCards) -> list[str]:
+def _run_problems(state: State, cards: TableCards[wire.Card]) -> list[str]:
     problems = []
     zones = state["zones"]
     option = state["options"]["runs"]

@@ -28,11 +28,12 @@ from rules.actions import Action, Actions
 from rules.chemistry.decks.compound import TableCards
 from rules.core import JSON, Event, Move, RuleViolation, State, left_of
 from rules.shapes import Count, F, Seat
+from rules.zones import emitted
 
 from . import runs as rn
 from . import scoring
 from .table import DECK_OUT, LAYOUT, cards_of, deal, new_turn, position_view
-from .wire import Card, Number, Position
+from .wire import Card, Number, Position, RoundEndedEvent
 
 __all__ = ["ACTIONS", "EVENTS", "can_reshuffle", "legal_moves", "to_act"]
 
@@ -51,7 +52,7 @@ RunNo = Annotated[
 ]
 
 
-def _hand(state: State, seat: int, cards: TableCards) -> list[JSON]:
+def _hand(state: State, seat: int, cards: TableCards[Card]) -> list[Card]:
     return [cards.face(c) for c in state["zones"]["hand"][seat]]
 
 
@@ -61,7 +62,7 @@ def _playing(state: State, seat: int) -> bool:
     return turn is not None and turn["seat"] == seat and turn["step"] == "play"
 
 
-def _must_capture(state: State, seat: int, cards: TableCards) -> bool:
+def _must_capture(state: State, seat: int, cards: TableCards[Card]) -> bool:
     """Whether a capture is due now: the seat can capture and has laid no run this turn
     (option ``must_capture``)."""
     return (
@@ -71,7 +72,7 @@ def _must_capture(state: State, seat: int, cards: TableCards) -> bool:
     )
 
 
-def _refuse_unless_captured(state: State, seat: int, cards: TableCards, instead: str) -> None:
+def _refuse_unless_captured(state: State, seat: int, cards: TableCards[Card], instead: str) -> None:
     if _must_capture(state, seat, cards):
         raise RuleViolation(
             "must_capture",
@@ -160,8 +161,9 @@ def captures(state: State, seat: int) -> list[Move]:
 
 def capture(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     cards = cards_of(state)
-    new, events = dd.apply_capture(state, seat, move["compound"], move["cards"], cards, LAYOUT)
-    events[0]["points"] = scoring.COMPOUND_POINTS
+    new, events = dd.apply_capture(
+        state, seat, move["compound"], move["cards"], cards, LAYOUT, scoring.COMPOUND_POINTS
+    )
     return _end_turn(new, seat, events, cards)
 
 
@@ -199,7 +201,7 @@ class WildClaimedEvent(TypedDict):
     text: Annotated[str, F("What happened, for a learner.")]
 
 
-def _claimed_place(state: State, seat: int, move: Move, cards: TableCards) -> int:
+def _claimed_place(state: State, seat: int, move: Move, cards: TableCards[Card]) -> int:
     """Where in the run the wild card stands for the move's card (refused if none)."""
     dd.verify_cards(state, seat, [move["card"]], cards)
     run = _run_of(state, move["owner"], move["run"])
@@ -263,20 +265,21 @@ def claim(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     all_runs = list(state["runs"])
     all_runs[owner] = board
     face, wild_face = cards.face(card), cards.face(wild)
+    number = int(face["z"])
     whose = "its own" if owner == seat else f"seat {owner}'s"
-    event: Event = {
+    event: WildClaimedEvent = {
         "type": "wild_claimed",
         "seat": seat,
         "owner": owner,
         "run": index,
-        "number": int(face["z"]),
+        "number": number,
         "symbol": str(face["symbol"]),
         "placed": {"card": face},
         "taken": {"card": wild_face},
-        "text": f"Seat {seat} put {rn.label(int(face['z']))} in place of the wild card "
+        "text": f"Seat {seat} put {rn.label(number)} in place of the wild card "
         f"({wild_face['law']}) in {whose} run {_span(run)} and took the wild card.",
     }
-    return {**state, "zones": zones, "runs": all_runs}, [event]
+    return {**state, "zones": zones, "runs": all_runs}, [emitted(event)]
 
 
 CLAIM = Action(ClaimMove, dm.in_round(verify_claim), claim, claims)
@@ -341,7 +344,7 @@ class RunExtendedEvent(Meld):
     end: Annotated[RunEnd, F("The end extended.")]
 
 
-def _melded_places(state: State, seat: int, move: Move, cards: TableCards) -> list[JSON]:
+def _melded_places(state: State, seat: int, move: Move, cards: TableCards[Card]) -> list[JSON]:
     """The places a run or an extension lays (refused if it may not be laid)."""
     faces = [cards.face(c) for c in move["cards"]]
     option = state["options"]["runs"]
@@ -423,23 +426,45 @@ def meld(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     all_runs[owner] = board
     new = {**state, "zones": zones, "runs": all_runs, "turn": {**state["turn"], "melded": True}}
     faces = {c: cards.face(c) for c in move["cards"]}
-    event: Event = {
-        "type": "run_laid" if move["type"] == "run" else "run_extended",
-        "seat": seat,
-        "owner": owner,
-        "run": index,
-        "cards": [faces[c] for c in move["cards"]],
-        "positions": [position_view(p, cards) for p in added],
-        "low": int(run[0]["number"]),
-        "high": int(run[-1]["number"]),
-        "length": len(run),
-        "text": rn.run_text(run, {int(p["card"]): cards.face(int(p["card"])) for p in run}),
-        "explanation": rn.explain([int(p["number"]) for p in run]),
-        "points": scoring.RUN_CARD_POINTS * len(added),
-    }
-    if move["type"] == "extend":
-        event["end"] = move["end"]
-    events = [event]
+    laid = [faces[c] for c in move["cards"]]
+    places = [position_view(p, cards) for p in added]
+    low, high = int(run[0]["number"]), int(run[-1]["number"])
+    text = rn.run_text(run, {int(p["card"]): cards.face(int(p["card"])) for p in run})
+    explanation = rn.explain([int(p["number"]) for p in run])
+    points = scoring.RUN_CARD_POINTS * len(added)
+    event: RunLaidEvent | RunExtendedEvent
+    if move["type"] == "run":
+        event = {
+            "type": "run_laid",
+            "seat": seat,
+            "owner": owner,
+            "run": index,
+            "cards": laid,
+            "positions": places,
+            "low": low,
+            "high": high,
+            "length": len(run),
+            "text": text,
+            "explanation": explanation,
+            "points": points,
+        }
+    else:
+        event = {
+            "type": "run_extended",
+            "seat": seat,
+            "owner": owner,
+            "run": index,
+            "cards": laid,
+            "positions": places,
+            "low": low,
+            "high": high,
+            "length": len(run),
+            "text": text,
+            "explanation": explanation,
+            "points": points,
+            "end": move["end"],
+        }
+    events = [emitted(event)]
     if not zones["hand"][seat]:
         how = "laid its last card in a run" + (" extension" if move["type"] == "extend" else "")
         return _end_round(new, cards, events, "went_out", seat, how)
@@ -488,7 +513,7 @@ class WentOutEvent(TypedDict):
 
 
 def _end_turn(
-    state: State, seat: int, events: list[Event], cards: TableCards
+    state: State, seat: int, events: list[Event], cards: TableCards[Card]
 ) -> tuple[State, list[Event]]:
     """After a capture or a discard: the round ends, or the next seat's turn starts (with a
     card in the draw deck, or a discard pile to shuffle into it at its first draw)."""
@@ -504,29 +529,37 @@ def _end_turn(
         return _end_round(state, cards, events, "deck_empty")
     nxt = left_of(seat, int(state["players"]))
     new = {**state, "turn": new_turn(nxt)}
-    events.append({"type": "turn_started", "seat": nxt})
+    started: dw.TurnStartedEvent = {"type": "turn_started", "seat": nxt}
+    events.append(emitted(started))
     return new, events
 
 
 def _end_round(
     state: State,
-    cards: TableCards,
+    cards: TableCards[Card],
     events: list[Event],
-    reason: str,
+    reason: scoring.RoundEnd,
     went_out: int | None = None,
     how: str = "",
 ) -> tuple[State, list[Event]]:
     if went_out is not None:
-        events.append(
-            {
-                "type": "went_out",
-                "seat": went_out,
-                "discarded": how.startswith("discarded"),
-                "text": f"Seat {went_out} went out: it {how}.",
-            }
-        )
+        out: WentOutEvent = {
+            "type": "went_out",
+            "seat": went_out,
+            "discarded": how.startswith("discarded"),
+            "text": f"Seat {went_out} went out: it {how}.",
+        }
+        events.append(emitted(out))
     result = scoring.round_result(state["zones"], state["runs"], cards, reason, went_out)
-    return dm.end_round(state, result, events)
+    ended: RoundEndedEvent = {
+        "type": "round_ended",
+        "round": state["match"]["round"],
+        "reason": result["reason"],
+        "went_out": result["went_out"],
+        "seats": result["seats"],
+        "winners": result["winners"],
+    }
+    return dm.end_round(state, result, ended, events)
 
 
 # ---------------------------------------------------------------- next round --------

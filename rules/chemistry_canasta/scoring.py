@@ -17,16 +17,22 @@ claimed wild's place keeps its scorer: the card that replaces it fills the same 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 from rules.chemistry.decks.compound import TableCards
 from rules.compound_capture import scoring as capture_scoring
 from rules.core import JSON
+from rules.draw_discard_wire import Face
+
+from .wire import RoundResult, SeatResult
 
 COMPOUND_POINTS = capture_scoring.COMPOUND_POINTS
 ELEMENT_PENALTY = capture_scoring.ELEMENT_PENALTY
 WILD_PENALTY = capture_scoring.WILD_PENALTY
 RUN_CARD_POINTS = 10
+
+RoundEnd = Literal["all_captured", "went_out", "deck_empty"]
+"""Why a round ends (the declared ``RoundResult``'s ``reason``)."""
 
 SEED_SCORING = (
     "Each compound card is worth 25 points. Each card in a run, including wild cards is "
@@ -54,24 +60,32 @@ def seat_breakdown(
     captured: Sequence[int],
     hand: Sequence[int],
     runs: Sequence[Sequence[Any]],
-    cards: TableCards,
-) -> JSON:
-    """One seat's round score with the evidence behind each number."""
-    out = capture_scoring.seat_breakdown(seat, captured, hand, cards)
+    cards: TableCards[Face],
+) -> SeatResult:
+    """One seat's round score with the evidence behind each number (its run places after
+    Compound Capture's members)."""
+    shared = capture_scoring.seat_breakdown(seat, captured, hand, cards)
     laid = run_cards(runs, seat)
-    out["run_cards"] = laid
-    out["run_points"] = RUN_CARD_POINTS * laid
-    out["points"] = int(out["points"]) + RUN_CARD_POINTS * laid
-    return out
+    return {
+        "seat": shared["seat"],
+        "compounds": shared["compounds"],
+        "compound_points": shared["compound_points"],
+        "elements_in_hand": shared["elements_in_hand"],
+        "wilds_in_hand": shared["wilds_in_hand"],
+        "penalty": shared["penalty"],
+        "points": shared["points"] + RUN_CARD_POINTS * laid,
+        "run_cards": laid,
+        "run_points": RUN_CARD_POINTS * laid,
+    }
 
 
 def round_result(
     zones: JSON,
     runs: Sequence[Sequence[Any]],
-    cards: TableCards,
-    reason: str,
+    cards: TableCards[Face],
+    reason: RoundEnd,
     went_out: int | None,
-) -> JSON:
+) -> RoundResult:
     """The scores of a finished round, why it ended, who went out, and its winners."""
     seats = [
         seat_breakdown(s, zones["captured"][s], zones["hand"][s], runs, cards)

@@ -23,17 +23,18 @@ from rules.chemistry.elements import element
 from rules.core import JSON, Event, State
 from rules.zones import Seen, Zone
 
+from .wire import Card, Position, Run
+
 LAYOUT = dd.layout(Zone("runs", Seen.PUBLIC, per_seat=True, ordered=False))
 """The shared table plus each seat's board of runs (every card on it face up), while a
 round is being played."""
 layout = dm.round_layout(LAYOUT)
 """The table of a state: the hands are shown once the round is over."""
 
-DECK_OUT = "end_round"  # the shared draw step never reshuffles: this game does it (below)
-MAX_RESHUFFLES = 5
+DECK_OUT = "end_round"  # the shared draw step never reshuffles: moves.can_reshuffle does
 
 
-def cards_of(state: State) -> TableCards:
+def cards_of(state: State) -> TableCards[Card]:
     """The physical cards of this game: the Basic Deck (ids 1-54) then the expansions."""
     names = tuple(state["decks"])
     custom = custom_key(state["options"]["compounds"]) if "custom" in names else ()
@@ -46,18 +47,17 @@ def new_turn(seat: int) -> JSON:
 
 
 def deal(
-    state: State, cards: TableCards, dealer: int, spec: Mapping[str, Any] | None = None
+    state: State, cards: TableCards[Card], dealer: int, spec: Mapping[str, Any] | None = None
 ) -> tuple[State, list[Event]]:
     """Deal a round (:func:`rules.draw_discard.deal`) with empty boards of runs."""
     players = int(state["players"])
     fresh = {**state, "runs": [[] for _ in range(players)], "reshuffled": 0, "result": None}
-    new, events = dd.deal(fresh, cards, dealer, LAYOUT, spec)
+    new, events = dd.deal(fresh, cards, dealer, LAYOUT, spec, round_no=state["match"]["round"])
     new["turn"] = {**new["turn"], "melded": False}
-    events[0]["round"] = new["match"]["round"]
     return new, events
 
 
-def position_view(position: Mapping[str, Any], cards: TableCards) -> JSON:
+def position_view(position: Mapping[str, Any], cards: TableCards[Card]) -> Position:
     """A place in a run: the number it is or stands for, and the card lying there."""
     e = element(int(position["number"]))
     return {
@@ -70,7 +70,9 @@ def position_view(position: Mapping[str, Any], cards: TableCards) -> JSON:
     }
 
 
-def run_view(owner: int, index: int, run: Sequence[Mapping[str, Any]], cards: TableCards) -> JSON:
+def run_view(
+    owner: int, index: int, run: Sequence[Mapping[str, Any]], cards: TableCards[Card]
+) -> Run:
     """A run as everyone sees it: its span, its wild cards and every position."""
     return {
         "owner": owner,

@@ -17,11 +17,12 @@ from rules import match
 from rules.chemistry.elements import MAX_Z
 from rules.shapes import Count, F, Seat
 
-from .table import MAX_RESHUFFLES
-
 SEED_DECKS = "Played with Basic Deck of 54 elements and one or two compound expansion decks"
 SEED_MATCH = "Multiple rounds can be played until one player reaches 250 points."
 SEED_MUST_CAPTURE = "If the player cannot capture a card, they may try to create a run"
+MAX_RESHUFFLES = 5
+"""The most times a round may shuffle the discard pile into a new draw deck (option
+``reshuffles``)."""
 
 Runs = Literal["own", "anyone", "three"]
 """How runs grow (option ``runs``)."""

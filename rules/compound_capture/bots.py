@@ -22,19 +22,20 @@ from collections import Counter
 from collections.abc import Sequence
 
 from rules.chemistry.decks.compound import TableCards
-from rules.core import JSON, Move, State
+from rules.core import Move, State
+from rules.draw_discard_wire import Face
 
 from .scoring import COMPOUND_POINTS, ELEMENT_PENALTY, WILD_PENALTY
 
 
-def capture_gain(move: Move, cards: TableCards) -> int:
+def capture_gain(move: Move, cards: TableCards[Face]) -> int:
     """The round score a capture adds now: the compound, and the penalties it sheds."""
     wilds = sum(1 for c in move["cards"] if cards.is_wild(c))
     elements = len(move["cards"]) - wilds
     return COMPOUND_POINTS + ELEMENT_PENALTY * elements + WILD_PENALTY * wilds
 
 
-def row_needs(state: State, cards: TableCards) -> tuple[Counter[str], Counter[str]]:
+def row_needs(state: State, cards: TableCards[Face]) -> tuple[Counter[str], Counter[str]]:
     """What the face-up compounds ask for, per element symbol: the largest count of it in
     one compound, and how many compounds use it."""
     most: Counter[str] = Counter()
@@ -49,7 +50,7 @@ def row_needs(state: State, cards: TableCards) -> tuple[Counter[str], Counter[st
 class _Wants:
     """What the face-up compounds ask of a hand."""
 
-    def __init__(self, state: State, seat: int, cards: TableCards) -> None:
+    def __init__(self, state: State, seat: int, cards: TableCards[Face]) -> None:
         self.most, self.users = row_needs(state, cards)
         hand = state["zones"]["hand"][seat]
         self.held = Counter(str(cards.face(c)["symbol"]) for c in hand if not cards.is_wild(c))
@@ -65,7 +66,7 @@ class _Wants:
         return (2, self.users[symbol])
 
 
-def greedy(state: State, seat: int, legal: Sequence[Move], cards: TableCards) -> Move:
+def greedy(state: State, seat: int, legal: Sequence[Move], cards: TableCards[Face]) -> Move:
     kinds = {m["type"] for m in legal}
     if "next_round" in kinds:
         return next(m for m in legal if m["type"] == "next_round")
@@ -90,7 +91,7 @@ def greedy(state: State, seat: int, legal: Sequence[Move], cards: TableCards) ->
     wants = _Wants(state, seat, cards)
 
     def usefulness(m: Move) -> tuple[int, int, int]:
-        face: JSON = cards.face(m["card"])
+        face = cards.face(m["card"])
         if face["kind"] == "wild":
             return (3, 0, -int(m["card"]))
         rank = wants.discard_rank(str(face["symbol"]))

@@ -21,7 +21,7 @@ out, with ``deck_out: "end_round"``), and the scoring of :mod:`.scoring`. Each m
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from rules import draw_discard as dd
 from rules import draw_discard_match as dm
@@ -50,11 +50,13 @@ from rules.core import (
     Source,
     State,
     check_players,
+    check_seat,
     left_of,
     options_of,
     resolve_options,
 )
 from rules.wire import Wire
+from rules.zones import emitted
 
 from . import scoring, wire
 from .bots import greedy
@@ -125,11 +127,13 @@ def decks_of(state: State) -> list[CompoundDeck]:
     return out
 
 
-def cards_of(state: State) -> TableCards:
+def cards_of(state: State) -> TableCards[wire.Card]:
     """The physical cards of this game (ids from 1); memoised, as every move needs them."""
     names = tuple(state["decks"])
     custom = custom_key(state["options"]["compounds"]) if "custom" in names else ()
-    return named_table_cards(names, custom)
+    # Without the Basic Deck no card's deck is "basic": each is one of this game's decks,
+    # the narrower deck its declared Card names (a fact of the numbering mypy cannot see).
+    return cast("TableCards[wire.Card]", named_table_cards(names, custom))
 
 
 def _choose_decks(players: int, opts: dict[str, Any]) -> list[str]:
@@ -152,7 +156,9 @@ def setup(players: int, options: Mapping[str, Any], seed: int) -> State:
     decks = _choose_decks(players, opts)
     state = {**dm.new_state(players, opts, decks, seed), "quiet": 0, "result": None}
     dealer = int(state["match"]["dealer"])
-    state, _ = dd.deal(state, cards_of(state), dealer, LAYOUT, opts["deal"])
+    state, _ = dd.deal(
+        state, cards_of(state), dealer, LAYOUT, opts["deal"], round_no=state["match"]["round"]
+    )
     return state
 
 
@@ -192,13 +198,14 @@ def captures(state: State, seat: int) -> list[Move]:
 
 def capture(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     cards = cards_of(state)
-    new, events = dd.apply_capture(state, seat, move["compound"], move["cards"], cards, LAYOUT)
-    events[0]["points"] = scoring.COMPOUND_POINTS
+    new, events = dd.apply_capture(
+        state, seat, move["compound"], move["cards"], cards, LAYOUT, scoring.COMPOUND_POINTS
+    )
     return _end_turn(new, seat, events, cards, captured=True)
 
 
 # discard: a card of the hand, when no capture is due; it ends the turn
-def _must_capture(state: State, seat: int, cards: TableCards) -> bool:
+def _must_capture(state: State, seat: int, cards: TableCards[wire.Card]) -> bool:
     return bool(state["options"]["must_capture"]) and dd.can_capture(state, seat, cards)
 
 
@@ -230,9 +237,7 @@ def discard(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
 def next_round(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     m = match.next_round(state["match"])
     new = {**state, "match": m, "quiet": 0, "result": None}
-    new, events = dd.deal(new, cards_of(state), int(m["dealer"]), LAYOUT)
-    events[0]["round"] = m["round"]
-    return new, events
+    return dd.deal(new, cards_of(state), int(m["dealer"]), LAYOUT, round_no=m["round"])
 
 
 ACTIONS = Actions(
@@ -247,7 +252,7 @@ ACTIONS = Actions(
 that list): the draws, the captures, the discards; the next round between rounds."""
 
 
-def _end_reason(state: State) -> str | None:
+def _end_reason(state: State) -> scoring.RoundEnd | None:
     zones = state["zones"]
     if not zones["row"] and not zones["compounds"]:
         return "all_captured"
@@ -259,42 +264,82 @@ def _end_reason(state: State) -> str | None:
 
 
 def _end_turn(
-    state: State, seat: int, events: list[Event], cards: TableCards, *, captured: bool
+    state: State, seat: int, events: list[Event], cards: TableCards[wire.Card], *, captured: bool
 ) -> tuple[State, list[Event]]:
     new = {**state, "quiet": 0 if captured else int(state["quiet"]) + 1}
     reason = _end_reason(new)
     if reason is None:
         nxt = left_of(seat, int(state["players"]))
         new["turn"] = dd.new_turn(nxt)
-        events.append({"type": "turn_started", "seat": nxt})
+        started: dw.TurnStartedEvent = {"type": "turn_started", "seat": nxt}
+        events.append(emitted(started))
         return new, events
-    return dm.end_round(new, scoring.round_result(new["zones"], cards, reason), events)
+    result = scoring.round_result(new["zones"], cards, reason)
+    ended: wire.RoundEndedEvent = {
+        "type": "round_ended",
+        "round": new["match"]["round"],
+        "reason": result["reason"],
+        "seats": result["seats"],
+        "winners": result["winners"],
+    }
+    return dm.end_round(new, result, ended, events)
 
 
 # ---------------------------------------------------------------- views -------------
-def view(state: State, seat: int | None) -> JSON:
+def view(state: State, seat: int | None) -> wire.View:
+    """What ``seat`` (``None``: an observer) may see, built as the declared ``View`` (mypy
+    checks every member): the draw-two table's piles, seats and match
+    (:mod:`rules.draw_discard_match`), with this game's rules after the turn."""
+    if seat is not None:
+        check_seat(state, seat)
     opts = state["options"]
-    rules = {
+    show = cards_of(state).face
+    table = layout(state)
+    players = int(state["players"])
+    row, compound_pile, draw, discard = dm.piles(state, seat, table, show)
+    turn = state["turn"]
+    return {
+        "game": "compound-capture",
+        "players": players,
+        "decks": list(state["decks"]),
+        "phase": dm.phase(state),
+        "turn": None
+        if turn is None
+        else {
+            "seat": turn["seat"],
+            "step": turn["step"],
+            "drawn": turn["drawn"],
+            "took_discard": turn["took_discard"],
+        },
         "quiet_turns": int(state["quiet"]),
-        "lap": int(state["players"]),
+        "lap": players,
         "deck_out": opts["deck_out"],
         "must_capture": opts["must_capture"],
+        "row": row,
+        "compound_pile": compound_pile,
+        "draw": draw,
+        "discard": discard,
+        "seats": [
+            dm.seat_view(state, s, seat, table, show, scoring.COMPOUND_POINTS)
+            for s in range(players)
+        ],
+        "round_end": state["result"],
+        "match": match.view(state["match"]),
+        "you": dm.you(state, seat, show),
     }
-    return dm.view(
-        state,
-        seat,
-        slug=INFO.slug,
-        table=layout(state),
-        cards=cards_of(state),
-        compound_points=scoring.COMPOUND_POINTS,
-        rules=rules,
-    )
 
 
-def scores(state: State) -> JSON:
+def scores(state: State) -> dw.Scores[dw.SeatScore]:
     """Captured compounds of the round so far; the penalties once the round is over
     (before then they would tell which cards are in a hand)."""
-    return dm.scores(state, cards_of(state), scoring.COMPOUND_POINTS)
+    cards = cards_of(state)
+    return dm.scores(
+        state,
+        [
+            dm.seat_score(state, s, cards, scoring.COMPOUND_POINTS)
+            for s in range(int(state["players"]))
+        ],
+    )
 
 
 # ---------------------------------------------------------------- invariants --------

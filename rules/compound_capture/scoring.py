@@ -11,9 +11,16 @@ card held in the hand reduces the count by 5 points."
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from rules.chemistry.decks.compound import TableCards
 from rules.core import JSON
+from rules.draw_discard_wire import Face, SeatResult
+
+from .wire import RoundResult
+
+RoundEnd = Literal["all_captured", "quiet_lap", "deck_empty"]
+"""Why a round ends (the declared ``RoundResult``'s ``reason``)."""
 
 COMPOUND_POINTS = 25
 ELEMENT_PENALTY = 1
@@ -32,8 +39,8 @@ def seat_points(*, compounds: int, elements: int, wilds: int) -> int:
 
 
 def seat_breakdown(
-    seat: int, captured: Sequence[int], hand: Sequence[int], cards: TableCards
-) -> JSON:
+    seat: int, captured: Sequence[int], hand: Sequence[int], cards: TableCards[Face]
+) -> SeatResult:
     """One seat's round score with the evidence behind each number."""
     wilds = sum(1 for c in hand if cards.is_wild(c))
     elements = len(hand) - wilds
@@ -49,7 +56,7 @@ def seat_breakdown(
     }
 
 
-def round_result(zones: JSON, cards: TableCards, reason: str) -> JSON:
+def round_result(zones: JSON, cards: TableCards[Face], reason: RoundEnd) -> RoundResult:
     """The scores of a finished round, the reason it ended, and its winners."""
     seats = [
         seat_breakdown(s, zones["captured"][s], zones["hand"][s], cards)

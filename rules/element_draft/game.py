@@ -49,6 +49,7 @@ from rules.core import (
 from rules.rng import new_rng, randbelow, shuffled
 from rules.shapes import quote
 from rules.wire import Wire
+from rules.zones import emitted, with_private
 
 from . import explain, scoring, wire
 from .bots import greedy_pick
@@ -241,7 +242,8 @@ def draft(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     pending[seat] = z
     new: State = {**state, "pending": pending}
     # only the selecting seat learns which card, until the reveal
-    events: list[Event] = [{"type": "card_selected", "seat": seat, "private": {seat: {"card": z}}}]
+    selected: wire.CardSelectedEvent = {"type": "card_selected", "seat": seat}
+    events = [with_private(selected, {seat: {"card": z}})]
     if all(p is not None for p in pending):
         new, more = _reveal(new)
         events.extend(more)
@@ -258,14 +260,13 @@ def _reveal(state: State) -> tuple[State, list[Event]]:
     hands = [[c for c in hand if c != picks[s]] for s, hand in enumerate(state["hands"])]
     drafted = [[*d, picks[s]] for s, d in enumerate(state["drafted"])]
     shown = _card_of(state)
-    events: list[Event] = [
-        {
-            "type": "cards_revealed",
-            "turn": turn,
-            "cards": [{"seat": s, **shown(picks[s])} for s in range(players)],
-            "explanation": explain.revealed(turn, picks),
-        }
-    ]
+    revealed: wire.CardsRevealedEvent = {
+        "type": "cards_revealed",
+        "turn": turn,
+        "cards": [{"seat": s, **shown(picks[s])} for s in range(players)],
+        "explanation": explain.revealed(turn, picks),
+    }
+    events = [emitted(revealed)]
     placed = placings(state)
     index = word_index(state)
     achievers = []
@@ -289,7 +290,8 @@ def _reveal(state: State) -> tuple[State, list[Event]]:
             "tied": len(achievers) > 1,
         }
         new_placings.append(record)
-        events.append({"type": "word_spelled", **described(record)})
+        spelled: wire.WordSpelledEvent = {"type": "word_spelled", **described(record)}
+        events.append(emitted(spelled))
     events += _ions_paired(state, drafted, picks)
     new: State = {
         **state,
@@ -301,13 +303,15 @@ def _reveal(state: State) -> tuple[State, list[Event]]:
     }
     if finished(new):
         outcome_ = outcome(new)
-        events.append({"type": "game_over", **outcome_.to_json()})
+        over: wire.GameOverEvent = {"type": "game_over", **outcome_.declared()}
+        events.append(emitted(over))
     else:
         passed: list[list[int]] = [[] for _ in range(players)]
         for s in range(players):
             passed[left_of(s, players)] = hands[s]
         new["hands"] = passed
-        events.append({"type": "hands_passed", "turn": turn, "direction": "left"})
+        passing: wire.HandsPassedEvent = {"type": "hands_passed", "turn": turn, "direction": "left"}
+        events.append(emitted(passing))
     return new, events
 
 
@@ -324,26 +328,26 @@ def _ions_paired(state: State, drafted: list[list[int]], picks: list[int]) -> li
     for s in range(players):
         before = scoring.own_categories(tuple(state["drafted"][s]), players, bismuth)
         after = scoring.own_categories(tuple(drafted[s]), players, bismuth)
-        pairs = after["ionization"]["pairs"]
+        ionized = after["ionization"]
+        pairs = ionized["pairs"]
         if len(pairs) <= len(before["ionization"]["pairs"]):
             continue
         z = picks[s]
         pair = next(p for p in pairs if z in (p["cation"], p["anion"]))
-        total = int(after["ionization"]["points"])
-        gained = total - int(before["ionization"]["points"])
-        events.append(
-            {
-                "type": "ions_paired",
-                "seat": s,
-                "turn": int(state["turn"]),
-                "card": z,
-                "pair": dict(pair),
-                "pairs": [dict(p) for p in pairs],
-                "points": gained,
-                "ionization_points": total,
-                "explanation": explain.paired(s, z, pair, pairs, gained, total),
-            }
-        )
+        total = ionized["points"]
+        gained = total - before["ionization"]["points"]
+        paired: wire.IonsPairedEvent = {
+            "type": "ions_paired",
+            "seat": s,
+            "turn": int(state["turn"]),
+            "card": z,
+            "pair": pair.copy(),
+            "pairs": [p.copy() for p in pairs],
+            "points": gained,
+            "ionization_points": total,
+            "explanation": explain.paired(s, z, pair, pairs, gained, total),
+        }
+        events.append(emitted(paired))
     return events
 
 

@@ -15,12 +15,13 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypedDict
 
 from rules.chemistry.elements import FAMILIES, MAX_Z, element, is_radioactive
 from rules.chemistry.ions import max_ion_pairs
 from rules.core import neighbours
 
+from . import wire
 from .cards import ion
 
 RUN_POINTS = {2: 4, 3: 9, 4: 16}
@@ -59,7 +60,7 @@ def longest_run(numbers: Iterable[int]) -> list[int]:
     return best
 
 
-def atomic_number(numbers: Sequence[int]) -> dict[str, Any]:
+def atomic_number(numbers: Sequence[int]) -> wire.AtomicNumber:
     """Square of the longest run, counting 2 to 4 cards; a run of 1 scores 0.
 
     >>> atomic_number([20, 21, 22, 23, 24, 25])["points"]
@@ -161,7 +162,7 @@ def place_points(place: int) -> int:
     return SYMBOL_POINTS[place - 1] if 1 <= place <= len(SYMBOL_POINTS) else 0
 
 
-def ionization(numbers: Sequence[int]) -> dict[str, Any]:
+def ionization(numbers: Sequence[int]) -> wire.Ionization:
     """5 points per cation/anion pair of equal charge magnitude (maximum matching).
 
     >>> row = ionization([11, 17, 20, 8])  # Na+ Cl-, Ca2+ O2-
@@ -190,7 +191,7 @@ def _formula(cation: int, anion: int) -> str:
     return element(cation).symbol + element(anion).symbol
 
 
-def family(numbers: Sequence[int]) -> dict[str, Any]:
+def family(numbers: Sequence[int]) -> wire.Family:
     """max(distinct families, size of the largest family), capped at 6, scored 1/3/6/10/15.
 
     >>> family([1, 2])["points"]  # two families, largest 1 -> 2 -> 1 point
@@ -211,7 +212,7 @@ def family(numbers: Sequence[int]) -> dict[str, Any]:
 
 def radioactivity(
     numbers: Sequence[int], players: int, *, bismuth_radioactive: bool = False
-) -> dict[str, Any]:
+) -> wire.Radioactivity:
     """With 7+ players: 2+ radioactive cards +7, exactly one -3."""
     hot = [z for z in numbers if is_radioactive(z, bismuth_radioactive=bismuth_radioactive)]
     if players < RADIOACTIVITY_MIN_PLAYERS:
@@ -220,10 +221,17 @@ def radioactivity(
     return {"points": points, "radioactive": hot, "applies": True}
 
 
+class Own(TypedDict):
+    """The categories that depend on one seat's cards alone."""
+
+    atomic_number: wire.AtomicNumber
+    ionization: wire.Ionization
+    family: wire.Family
+    radioactivity: wire.Radioactivity
+
+
 @lru_cache(maxsize=8192)
-def own_categories(
-    cards: tuple[int, ...], players: int, bismuth_radioactive: bool
-) -> dict[str, dict[str, Any]]:
+def own_categories(cards: tuple[int, ...], players: int, bismuth_radioactive: bool) -> Own:
     """The categories that depend on one seat's cards alone.
 
     Memoised: every view of a game repeats them for every seat, and within a round
@@ -250,7 +258,7 @@ def seat_breakdown(
     players = len(drafted)
     masses = masses if masses is not None else [total_mass(d) for d in drafted]
     own = own_categories(tuple(drafted[seat]), players, bismuth_radioactive)
-    categories = {
+    categories: dict[str, Mapping[str, Any]] = {
         "atomic_number": own["atomic_number"],
         "atomic_mass": atomic_mass(seat, masses),
         "atomic_symbol": atomic_symbol(placings.get(seat)),
@@ -268,7 +276,13 @@ def seat_breakdown(
 
 @lru_cache(maxsize=8192)
 def _own_points(cards: tuple[int, ...], players: int, bismuth_radioactive: bool) -> int:
-    return sum(c["points"] for c in own_categories(cards, players, bismuth_radioactive).values())
+    own = own_categories(cards, players, bismuth_radioactive)
+    return (
+        own["atomic_number"]["points"]
+        + own["ionization"]["points"]
+        + own["family"]["points"]
+        + own["radioactivity"]["points"]
+    )
 
 
 def totals(

@@ -26,13 +26,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Annotated, Any, Literal, TypedDict
 
-from rules.chemistry.decks.ion import IonDeck
+from rules.chemistry.decks.ion import IonDeck, IonLabel
 from rules.chemistry.ions import Ion, ionic_compound
 from rules.core import RuleViolation
+from rules.shapes import Count, F
 from rules.text import plural
 
+from . import wire
 from .seed import RULING1, STEP4, STEP5
 
 
@@ -46,7 +48,7 @@ class Answer:
     def text(self) -> str:
         return f"{self.count} {self.ion.label}"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> wire.Answer:
         return {"ion": self.ion.label, "count": self.count, "total": self.ion.charge * self.count}
 
 
@@ -97,7 +99,7 @@ class Options:
     taken from its hand at random).
     """
 
-    kind: str
+    kind: Literal["regular", "partial", "none"]
     answers: tuple[Answer, ...]
 
 
@@ -120,7 +122,9 @@ def legal_now(found: Options) -> str:
     return f"Legal now: {describe(found.answers)}."
 
 
-def verify_response(deck: IonDeck, lead: Ion, hand: Sequence[int], cards: Sequence[int]) -> str:
+def verify_response(
+    deck: IonDeck, lead: Ion, hand: Sequence[int], cards: Sequence[int]
+) -> Literal["regular", "partial"]:
     """The kind of a legal answer (``regular`` or ``partial``), or the rule it breaks.
 
     The cards are known to be in the hand; each refusal names rule (i), (ii) or
@@ -261,17 +265,33 @@ class Side:
     def text(self) -> str:
         return f"{self.count} {self.ion.label} ({self.total:+d})"
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "ion": self.ion.label,
-            "count": self.count,
-            "charge": self.ion.charge,
-            "total": self.total,
-        }
+
+class Compound(TypedDict):
+    """The compound the two ions form, in lowest whole-number ratio (whether or not the
+    charges in play cancel)."""
+
+    formula: Annotated[str, F("Lowest ratio.", example="Ca3N2")]
+    name: Annotated[str, F("Name.", example="calcium nitride")]
+    cation: Annotated[IonLabel, F("The cation.")]
+    anion: Annotated[IonLabel, F("The anion.")]
+    cation_count: Annotated[Count, F("Cations per formula unit.")]
+    anion_count: Annotated[Count, F("Anions per formula unit.")]
+    molar_mass: Annotated[float, F("g/mol (molmass).", example=148.247)]
 
 
-def chemistry(first: Side, second: Side) -> dict[str, Any]:
+class Chemistry(TypedDict):
+    """What the two sides' ions make: the members of the ``exchange_settled`` event
+    (:class:`.settle.ExchangeSettledEvent`) that an answered exchange fills."""
+
+    compound: Compound
+    neutral: bool
+    formula_units: int
+    equation: str | None
+    stronger: Literal["initiator", "responder"] | None
+    difference: int
+
+
+def chemistry(first: Side, second: Side) -> Chemistry:
     """The ions in play, their totals, and the compound they form.
 
     ``neutral`` says whether the charges cancel; then the cards are ``formula_units``
@@ -306,7 +326,7 @@ def chemistry(first: Side, second: Side) -> dict[str, Any]:
     }
 
 
-def compound_sentence(first: Side, second: Side, chem: dict[str, Any]) -> str:
+def compound_sentence(first: Side, second: Side, chem: Chemistry) -> str:
     """A learner's sentence about the compound, whether or not the charges cancel."""
     c = chem["compound"]
     if chem["neutral"]:

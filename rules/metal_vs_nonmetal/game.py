@@ -47,7 +47,7 @@ from .seed import HAND_SIZE
 from .table import CardsDrawnEvent, card_ids, hand, layout, side
 from .views import view
 
-__all__ = ["GAME", "INFO", "WIRE"]
+__all__ = ["GAME", "INFO", "WIRE", "view"]
 
 WIRE = Wire(
     options=wire.Options,

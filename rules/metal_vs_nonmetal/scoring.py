@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rules.chemistry.decks.ion import count_by_ion
 from rules.core import Outcome, State, rank_seats
 
+from . import wire
 from .table import deck_of, finished, layout
 
 
@@ -14,13 +13,13 @@ def collected_counts(state: State) -> list[int]:
     return [len(pile) for pile in state["zones"]["collection"]]
 
 
-def scores(state: State) -> dict[str, Any]:
+def scores(state: State) -> wire.Scores:
     """Cards collected per seat (the score), with the ions in each collection once it
     may be seen by anyone (face up, or the game over)."""
     deck = deck_of(state)
     counts = collected_counts(state)
     lay = layout(state)
-    seats = []
+    seats: list[wire.SeatScore] = []
     for s in range(int(state["players"])):
         won = [h["exchange"] for h in state["history"] if h["collector"] == s]
         pile = state["zones"]["collection"][s]

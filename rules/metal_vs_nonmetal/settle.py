@@ -9,17 +9,19 @@ cards are set aside and the most cards collected wins.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Literal, TypedDict
 
 from rules.chemistry.decks.ion import IonLabel
 from rules.core import Event, State
 from rules.shapes import Count, F, Seat
 from rules.wire import GameOver
+from rules.zones import emitted
 
 from . import exchange as ex
+from .exchange import Compound
 from .explain import settled_text
 from .scoring import collected_counts, outcome
-from .table import SET_ASIDE, hand, holders, in_play, move_cards, refill, side
+from .table import SET_ASIDE, deck_of, hand, holders, in_play, put, refill, side
 from .wire import (
     Card,
     CardNo,
@@ -41,19 +43,6 @@ class Side(TypedDict):
     count: Annotated[Count, F("Its cards in play.")]
     charge: Annotated[Charge, F("The charge of one card.")]
     total: Annotated[Charge, F("Their total charge.")]
-
-
-class Compound(TypedDict):
-    """The compound the two ions form, in lowest whole-number ratio (whether or not the
-    charges in play cancel)."""
-
-    formula: Annotated[str, F("Lowest ratio.", example="Ca3N2")]
-    name: Annotated[str, F("Name.", example="calcium nitride")]
-    cation: Annotated[IonLabel, F("The cation.")]
-    anion: Annotated[IonLabel, F("The anion.")]
-    cation_count: Annotated[Count, F("Cations per formula unit.")]
-    anion_count: Annotated[Count, F("Anions per formula unit.")]
-    molar_mass: Annotated[float, F("g/mol (molmass).", example=148.247)]
 
 
 class Collected(TypedDict):
@@ -103,8 +92,19 @@ class ExchangeSettledEvent(TypedDict):
     explanation: Explanation
 
 
+def side_of(side: ex.Side) -> Side:
+    """One side of an exchange as the settled event shows it."""
+    return {
+        "seat": side.seat,
+        "ion": side.ion.label,
+        "count": side.count,
+        "charge": side.ion.charge,
+        "total": side.total,
+    }
+
+
 def settled_event(
-    result: str,
+    result: Result,
     exchange_no: int,
     first: ex.Side,
     second: ex.Side | None,
@@ -117,18 +117,11 @@ def settled_event(
     partial: bool = False,
     text: str = "",
     unseen: list[int] | None = None,
-) -> dict[str, Any]:
+) -> ExchangeSettledEvent:
     """The ``exchange_settled`` event (for ``no_response``, ``second`` is None and
     ``text`` is given). ``unseen`` cards go into the collection without being shown
     (a card taken at random into a face-down collection): counted, not named."""
-    chem: dict[str, Any] = {
-        "compound": None,
-        "neutral": False,
-        "formula_units": 0,
-        "equation": None,
-        "stronger": None,
-        "difference": 0,
-    }
+    chem: ex.Chemistry | None = None
     if second is not None:
         chem = ex.chemistry(first, second)
         text = settled_text(
@@ -142,16 +135,22 @@ def settled_event(
             partial=partial,
             set_aside=len(set_aside),
         )
-    return {
+    event: ExchangeSettledEvent = {
         "type": "exchange_settled",
         "exchange": exchange_no,
         "result": result,
-        "initiator": first.to_json(),
-        "responder": second.to_json() if second is not None else None,
+        "initiator": side_of(first),
+        "responder": side_of(second) if second is not None else None,
         "reinforcements": reinforcements,
         "forced_plays": forced,
         "partial": partial,
-        **chem,
+        # no answer, no chemistry: an answered exchange's fills these in place
+        "compound": None,
+        "neutral": False,
+        "formula_units": 0,
+        "equation": None,
+        "stronger": None,
+        "difference": 0,
         "collector": collector,
         "collected": {
             "seat": collector,
@@ -161,10 +160,13 @@ def settled_event(
         "set_aside": {"cards": list(set_aside)},
         "explanation": text,
     }
+    if chem is not None:
+        event = {**event, **chem}  # in place: the members keep the declared order
+    return event
 
 
 def settle(
-    state: State, result: str, events: list[Event], reinforcements: int = 0
+    state: State, result: Result, events: list[Event], reinforcements: int = 0
 ) -> tuple[State, list[Event]]:
     """Step 5: the cards in play go to the collector; then both players draw to 6."""
     new = dict(state)
@@ -174,12 +176,12 @@ def settle(
     mine, theirs = list(in_play(new, initiator)), list(in_play(new, responder))
     set_aside: list[int] = []
     if result == "power_play" and new["options"]["power_play_prize"] == "responder_cards":
-        move_cards(new, theirs, ("in_play", responder), ("collection", responder), {})
-        move_cards(new, mine, ("in_play", initiator), SET_ASIDE, {})
+        put(new, theirs, ("in_play", responder), ("collection", responder))
+        put(new, mine, ("in_play", initiator), SET_ASIDE)
         collected, set_aside = theirs, mine
     else:
-        move_cards(new, mine, ("in_play", initiator), ("collection", collector), {})
-        move_cards(new, theirs, ("in_play", responder), ("collection", collector), {})
+        put(new, mine, ("in_play", initiator), ("collection", collector))
+        put(new, theirs, ("in_play", responder), ("collection", collector))
         collected = mine + theirs
     answer = new["answer"] or {"kind": "regular", "forced": 0}
     settled = settled_event(
@@ -194,15 +196,15 @@ def settle(
         forced=int(answer["forced"]),
         partial=answer["kind"] == "partial",
     )
-    events.append(settled)
+    events.append(emitted(settled))
     return close(new, result, settled["collected"], settled["compound"], events)
 
 
 def close(
     state: State,
-    result: str,
-    collected: dict[str, Any],
-    made: dict[str, Any] | None,
+    result: Result,
+    collected: Collected,
+    made: Compound | None,
     events: list[Event],
 ) -> tuple[State, list[Event]]:
     """Refill (the initiating player first), record the exchange, start the next.
@@ -211,7 +213,7 @@ def close(
     seat saw collected (kept for the view: the exchange just collected, face up until
     it was collected)."""
     initiator, responder = int(state["initiator"]), int(state["responder"])
-    collector, count = int(collected["seat"]), int(collected["count"])
+    collector, count = collected["seat"], collected["count"]
     events += refill(state, initiator)
     events += refill(state, responder)
     state["history"] = [
@@ -266,16 +268,15 @@ def _next_exchange(state: State, events: list[Event]) -> tuple[State, list[Event
         initiator=initiator,
         responder=responder,
     )
-    events.append(
-        {
-            "type": "exchange_started",
-            "exchange": state["exchange"],
-            "initiator": initiator,
-            "responder": responder,
-            "out_of_cards": sorted(set(range(int(state["players"]))) - holding),
-            "passed_over": sorted(skipped),
-        }
-    )
+    started: ExchangeStartedEvent = {
+        "type": "exchange_started",
+        "exchange": state["exchange"],
+        "initiator": initiator,
+        "responder": responder,
+        "out_of_cards": sorted(set(range(int(state["players"]))) - holding),
+        "passed_over": sorted(skipped),
+    }
+    events.append(emitted(started))
     return state, events
 
 
@@ -301,20 +302,26 @@ class GameOverEvent(GameOver):
 
 
 def _game_over(state: State, events: list[Event]) -> tuple[State, list[Event]]:
+    face = deck_of(state).face
     for seat in holders(state):
         leftover = sorted(hand(state, seat))
-        event = {"type": "cards_set_aside", "seat": seat, "reason": "unused"}
-        events.append(move_cards(state, leftover, ("hand", seat), SET_ASIDE, event))
-    state.update(phase="over", initiator=None, responder=None)
-    result = outcome(state)
-    events.append(
-        {
-            "type": "game_over",
-            **result.to_json(),
-            "collected": collected_counts(state),
-            "unused": len(state["zones"]["set_aside"]),
+        put(state, leftover, ("hand", seat), SET_ASIDE)
+        aside: CardsSetAsideEvent = {
+            "type": "cards_set_aside",
+            "seat": seat,
+            "reason": "unused",
+            "count": len(leftover),
+            "cards": [face(c) for c in leftover],
         }
-    )
+        events.append(emitted(aside))
+    state.update(phase="over", initiator=None, responder=None)
+    over: GameOverEvent = {
+        "type": "game_over",
+        **outcome(state).declared(),
+        "collected": collected_counts(state),
+        "unused": len(state["zones"]["set_aside"]),
+    }
+    events.append(emitted(over))
     return state, events
 
 

@@ -103,8 +103,17 @@ def holders(state: State) -> list[int]:
 
 
 # ---------------------------------------------------------------- moving cards ------
-def move_cards(state: State, cards: list[int], src: Place, dst: Place, event: Event) -> Event:
-    """Move ``cards`` in ``state`` (a fresh dict owned by the caller); the event."""
+def put(state: State, cards: list[int], src: Place, dst: Place) -> None:
+    """Move ``cards`` in ``state`` (a fresh dict owned by the caller)."""
+    state["zones"] = layout(state).move(state["zones"], src, dst, cards)
+
+
+def move_cards(
+    state: State, cards: list[int], src: Place, dst: Place, event: Mapping[str, object]
+) -> Event:
+    """Move ``cards`` in ``state`` (a fresh dict owned by the caller); ``event`` (built as
+    its declared ``TypedDict``, with its ``count``) with the cards' faces for the seats
+    that see them (:meth:`rules.zones.Layout.moved`)."""
     lay = layout(state)
     state["zones"] = lay.move(state["zones"], src, dst, cards)
     deck = deck_of(state)
@@ -127,7 +136,12 @@ class CardsDrawnEvent(TypedDict):
     ]
 
 
-def draw_cards(state: State, seat: int, count: int, reason: str) -> tuple[list[int], list[Event]]:
+Drawing = Literal["replenish", "forced_draw"]
+
+
+def draw_cards(
+    state: State, seat: int, count: int, reason: Drawing
+) -> tuple[list[int], list[Event]]:
     """``seat`` draws up to ``count`` cards from the Ion Deck (fewer if it runs out): the
     cards drawn (top first) and the event (their faces only for ``seat``)."""
     if count <= 0 or not state["zones"]["ion_deck"]:
@@ -135,16 +149,15 @@ def draw_cards(state: State, seat: int, count: int, reason: str) -> tuple[list[i
     lay = layout(state)
     zones, drawn = lay.draw(state["zones"], ION_DECK, ("hand", seat), count)
     state["zones"] = zones
-    event = lay.moved(
-        {"type": "cards_drawn", "seat": seat, "reason": reason},
-        drawn,
-        ION_DECK,
-        ("hand", seat),
-        int(state["players"]),
-        deck_of(state).face,
-    )
-    event["ion_deck_left"] = len(zones["ion_deck"])
-    return drawn, [event]
+    drew: CardsDrawnEvent = {
+        "type": "cards_drawn",
+        "seat": seat,
+        "reason": reason,
+        "count": len(drawn),
+        "ion_deck_left": len(zones["ion_deck"]),
+    }
+    players = int(state["players"])
+    return drawn, [lay.moved(drew, drawn, ION_DECK, ("hand", seat), players, deck_of(state).face)]
 
 
 def refill(state: State, seat: int) -> list[Event]:

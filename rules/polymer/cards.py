@@ -20,7 +20,9 @@ from typing import Any
 from rules.core import RuleViolation
 from rules.shapes import quote
 
-SUITS: tuple[str, ...] = ("C", "D", "H", "S")
+from .wire import Card, Suit
+
+SUITS: tuple[Suit, ...] = ("C", "D", "H", "S")
 """Suit letters in suit-index order: clubs, diamonds, hearts, spades."""
 
 SUIT_SYMBOLS: dict[str, str] = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -36,7 +38,7 @@ DECK_SIZE = 104
 """Cards in play: two decks, ids ``0 .. 103``."""
 
 _RANK_BY_LABEL = {label: index + 1 for index, label in enumerate(RANK_LABELS)}
-_SUIT_BY_LETTER = {letter: index for index, letter in enumerate(SUITS)}
+_SUIT_BY_LETTER: dict[str, int] = {letter: index for index, letter in enumerate(SUITS)}
 
 
 def check_card(card: Any) -> int:
@@ -122,7 +124,7 @@ def rank_of(card: int) -> int:
     return card % FACES % 13 + 1
 
 
-def suit_of(card: int) -> str:
+def suit_of(card: int) -> Suit:
     """Suit letter of a card id.
 
     >>> suit_of(0), suit_of(13), suit_of(26), suit_of(39 + 52)
@@ -215,16 +217,16 @@ def ids_for_codes(codes: Iterable[str] | str) -> list[int]:
     return ids
 
 
-def card_json(card: int) -> dict[str, Any]:
+def card_json(card: int) -> Card:
     """A card as JSON: id, code, rank number, suit letter and display label.
 
     >>> card_json(0)
     {'id': 0, 'code': 'AC', 'rank': 1, 'suit': 'C', 'label': 'A♣'}
     """
-    return dict(_CARD_JSON[check_card(card)])
+    return _CARD_JSON[check_card(card)].copy()
 
 
-def _card_json(card: int) -> dict[str, Any]:
+def _card_json(card: int) -> Card:
     return {
         "id": card,
         "code": card_code(card),
@@ -234,4 +236,4 @@ def _card_json(card: int) -> dict[str, Any]:
     }
 
 
-_CARD_JSON: tuple[dict[str, Any], ...] = tuple(_card_json(c) for c in range(DECK_SIZE))
+_CARD_JSON: tuple[Card, ...] = tuple(_card_json(c) for c in range(DECK_SIZE))

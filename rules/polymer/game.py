@@ -255,8 +255,8 @@ def setup(players: int, options: Mapping[str, Any], seed: int) -> State:
 
 
 # ---------------------------------------------------------------- views -------------
-def _offer_view(offer: Mapping[str, Any], seat: int | None, ended: bool) -> dict[str, Any]:
-    public = {
+def _offer_view(offer: Mapping[str, Any], seat: int | None, ended: bool) -> wire.OfferView:
+    public: wire.OfferView = {
         "id": offer["id"],
         "kind": offer["kind"],
         "from": offer["from"],
@@ -270,8 +270,8 @@ def _offer_view(offer: Mapping[str, Any], seat: int | None, ended: bool) -> dict
     return public
 
 
-def _trade_view(trade: Mapping[str, Any], seat: int | None, ended: bool) -> dict[str, Any]:
-    public = {
+def _trade_view(trade: Mapping[str, Any], seat: int | None, ended: bool) -> wire.TradeView:
+    public: wire.TradeView = {
         "id": trade["id"],
         "seats": list(trade["seats"]),
         "count": len(trade["gave"][0]),
@@ -283,8 +283,8 @@ def _trade_view(trade: Mapping[str, Any], seat: int | None, ended: bool) -> dict
     return public
 
 
-def _loan_view(loan: Mapping[str, Any], seat: int | None, ended: bool) -> dict[str, Any]:
-    public = {
+def _loan_view(loan: Mapping[str, Any], seat: int | None, ended: bool) -> wire.LoanView:
+    public: wire.LoanView = {
         "id": loan["id"],
         "lender": loan["lender"],
         "debtor": loan["debtor"],
@@ -297,14 +297,65 @@ def _loan_view(loan: Mapping[str, Any], seat: int | None, ended: bool) -> dict[s
     return public
 
 
-def view(state: State, seat: int | None) -> dict[str, Any]:
+def _seat_view(state: State, seat: int, ended: bool) -> wire.SeatView:
+    return {
+        "seat": seat,
+        "ready": state["ready"][seat],
+        "hand_count": len(state["hands"][seat]),
+        "blocked_by_loan": bool(blocking_loans(state, seat)),
+        "hand": [card_json(c) for c in state["hands"][seat]] if ended else None,
+    }
+
+
+def _best(arrangement: Arrangement) -> wire.Best:
+    return {
+        **arrangement.codes(),
+        "longest_length": arrangement.longest_length,
+        "rest_value": arrangement.rest_value,
+        "top_rank": arrangement.top_rank,
+    }
+
+
+def _you(state: State, seat: int) -> wire.You:
+    players = int(state["players"])
+    phase = state["phase"]
+    hand = state["hands"][seat]
+    visible = phase != "waiting"
+    best = None
+    if visible:
+        # during the game the neighbours' hands are secret, so the hint is the
+        # longest-first arrangement (what scores whenever a neighbour has a
+        # pattern); once time is up, the arrangement that is scored
+        ended = phase == "ended"
+        best = _best(shown_arrangements(state["hands"])[seat] if ended else best_arrangement(hand))
+    return {
+        "seat": seat,
+        "left": left_of(seat, players),
+        "right": right_of(seat, players),
+        "hand": [card_json(c) for c in hand] if visible else None,
+        "hand_count": len(hand),
+        "owes": [
+            {
+                "loan": ln["id"],
+                "lender": ln["lender"],
+                "count": min(ln["outstanding"], len(hand)),
+            }
+            for ln in blocking_loans(state, seat)
+        ],
+        "best": best,
+    }
+
+
+def view(state: State, seat: int | None) -> wire.View:
+    """What ``seat`` (None: an observer) may see, built as the declared ``View`` (mypy
+    checks every member)."""
     if seat is not None:
         check_seat(state, seat)
     players = int(state["players"])
     phase = state["phase"]
     ended = phase == "ended"
-    out: dict[str, Any] = {
-        "game": INFO.slug,
+    return {
+        "game": "polymer",
         "players": players,
         "phase": phase,
         "hand_size": state["hand_size"],
@@ -312,16 +363,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "started_ms": state["started_ms"],
         "deadline_ms": state["deadline_ms"],
         "now_ms": state["now_ms"],
-        "seats": [
-            {
-                "seat": s,
-                "ready": state["ready"][s],
-                "hand_count": len(state["hands"][s]),
-                "blocked_by_loan": bool(blocking_loans(state, s)),
-                "hand": [card_json(c) for c in state["hands"][s]] if ended else None,
-            }
-            for s in range(players)
-        ],
+        "seats": [_seat_view(state, s, ended) for s in range(players)],
         "offers": [_offer_view(o, seat, ended) for o in state["offers"]],
         "trades": [_trade_view(t, seat, ended) for t in state["trades"]],
         "loans": [_loan_view(ln, seat, ended) for ln in state["loans"]],
@@ -329,43 +371,11 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         # the cards no seat was dealt: hidden until the end, then shown so anyone can
         # check the deal
         "set_aside": [card_json(c) for c in state["set_aside"]] if ended else None,
-        "you": None,
+        "you": _you(state, seat) if seat is not None else None,
     }
-    if seat is not None:
-        hand = state["hands"][seat]
-        visible = phase != "waiting"
-        mine: dict[str, Any] = {
-            "seat": seat,
-            "left": left_of(seat, players),
-            "right": right_of(seat, players),
-            "hand": [card_json(c) for c in hand] if visible else None,
-            "hand_count": len(hand),
-            "owes": [
-                {
-                    "loan": ln["id"],
-                    "lender": ln["lender"],
-                    "count": min(ln["outstanding"], len(hand)),
-                }
-                for ln in blocking_loans(state, seat)
-            ],
-            "best": None,
-        }
-        if visible:
-            # during the game the neighbours' hands are secret, so the hint is the
-            # longest-first arrangement (what scores whenever a neighbour has a
-            # pattern); once time is up, the arrangement that is scored
-            best = shown_arrangements(state["hands"])[seat] if ended else best_arrangement(hand)
-            mine["best"] = {
-                **best.codes(),
-                "longest_length": best.longest_length,
-                "rest_value": best.rest_value,
-                "top_rank": best.top_rank,
-            }
-        out["you"] = mine
-    return out
 
 
-def declared(state: State, seat: int, patterns: Sequence[Sequence[Any]]) -> dict[str, Any]:
+def declared(state: State, seat: int, patterns: Sequence[Sequence[Any]]) -> wire.ArrangementCheck:
     """Check an arrangement a seat declares and score it against its best."""
     check_seat(state, seat)
     if state["phase"] == "waiting":
@@ -401,7 +411,7 @@ def declared(state: State, seat: int, patterns: Sequence[Sequence[Any]]) -> dict
     }
 
 
-def _figures(arrangement: Arrangement, neighbour_sum: int | None) -> dict[str, Any]:
+def _figures(arrangement: Arrangement, neighbour_sum: int | None) -> wire.ScoredArrangement:
     """An arrangement's patterns and figures; its score once the neighbours are known."""
     score = None
     if neighbour_sum is not None:
@@ -472,8 +482,8 @@ def redeal_hidden(state: State, seat: int | None, seed: int) -> State:
     return {**state, "hands": hands, "set_aside": sorted(pool), "rng": rng}
 
 
-def deck() -> list[dict[str, Any]]:
-    return [card_json(c) for c in range(DECK_SIZE)]
+def deck() -> list[JSON]:
+    return [{**card_json(c)} for c in range(DECK_SIZE)]
 
 
 EXTRAS = (
@@ -492,7 +502,8 @@ EXTRAS = (
         by="seat",
         request=wire.ArrangementRequest,
         answers=wire.ArrangementCheck,
-        answer=lambda state, seat, body: declared(state, seat, body["patterns"]),
+        # an Extra answers a plain JSON object: the checked answer, as one
+        answer=lambda state, seat, body: {**declared(state, seat, body["patterns"])},
     ),
 )
 

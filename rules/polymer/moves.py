@@ -19,13 +19,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypedDict, TypeVar
 
 from rules import shapes
 from rules.actions import Action, Actions
 from rules.core import JSON, Event, Move, RuleViolation, State, left_of, right_of
 from rules.core import can as core_can
 from rules.wire import choice, form, listed, one
+from rules.zones import emitted, with_private
 
 from . import explain, wire
 from .cards import FACES, card_code, card_json, card_label, face_of, parse_face
@@ -165,8 +166,34 @@ def _next_id(state: State) -> tuple[int, int]:
     return int(state["next_id"]), int(state["next_id"]) + 1
 
 
-def _private(seats: Sequence[int], **facts: Any) -> dict[int, dict[str, Any]]:
-    return {s: dict(facts) for s in seats}
+class _OfferSeen(TypedDict):
+    """What the two seats of an offer read besides the public event: the cards."""
+
+    give: list[wire.Card]
+    ask: list[wire.Ask]
+    explanation: wire.Explanation
+
+
+class _TradeSeen(TypedDict):
+    """What the two seats of a trade read besides the public event: the cards."""
+
+    gave: list[list[wire.Card]]
+    explanation: wire.Explanation
+
+
+class _CardsSeen(TypedDict):
+    """What the lender and the debtor of a loan read besides the public event."""
+
+    cards: list[wire.Card]
+    explanation: wire.Explanation
+
+
+_Seen = TypeVar("_Seen", _OfferSeen, _TradeSeen, _CardsSeen)
+
+
+def _seen_by(seats: Sequence[int], seen: _Seen) -> dict[int, _Seen]:
+    """The private part of an event: the same members for each of the two seats."""
+    return dict.fromkeys(seats, seen)
 
 
 def _trading(state: State) -> bool:
@@ -230,27 +257,25 @@ def start_timer(state: State, at: int) -> tuple[State, list[Event]]:
         "started_ms": at,
         "deadline_ms": at + duration,
     }
-    return new, [
-        {
-            "type": "timer_started",
-            "started_ms": at,
-            "deadline_ms": at + duration,
-            "explanation": explain.timer_started(int(state["options"]["timer_seconds"])),
-        }
-    ]
+    started: wire.TimerStartedEvent = {
+        "type": "timer_started",
+        "started_ms": at,
+        "deadline_ms": at + duration,
+        "explanation": explain.timer_started(int(state["options"]["timer_seconds"])),
+    }
+    return new, [emitted(started)]
 
 
 def apply_ready(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     ready = list(state["ready"])
     ready[seat] = True
     state = {**state, "ready": ready}
-    events: list[Event] = [
-        {
-            "type": "ready",
-            "seat": seat,
-            "explanation": explain.ready(seat, sum(ready), len(ready)),
-        }
-    ]
+    declared: wire.ReadyEvent = {
+        "type": "ready",
+        "seat": seat,
+        "explanation": explain.ready(seat, sum(ready), len(ready)),
+    }
+    events = [emitted(declared)]
     if all(ready):
         state, started = start_timer(state, int(state["now_ms"]))
         events += started
@@ -277,7 +302,7 @@ def verify_time_up(state: State, seat: int, move: Move) -> None:
 
 
 def apply_time_up(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
-    up = {
+    up: wire.TimeUpEvent = {
         "type": "time_up",
         "at_ms": state["now_ms"],
         "explanation": explain.time_up(int(state["options"]["timer_seconds"]), len(state["loans"])),
@@ -285,12 +310,12 @@ def apply_time_up(state: State, seat: int, move: Move) -> tuple[State, list[Even
     state, events = settle(state)
     state = {**state, "phase": "ended", "offers": []}
     table, result = final(state)
-    over = {
+    over: wire.GameOverEvent = {
         "type": "game_over",
-        **result.to_json(),
+        **result.declared(),
         "explanation": explain.final(table, result.winners, result.tie_break),
     }
-    return state, [up, *events, over]
+    return state, [emitted(up), *events, emitted(over)]
 
 
 def times_up(state: State, seat: int) -> list[Move]:
@@ -327,7 +352,7 @@ def apply_offer(state: State, seat: int, move: Move) -> tuple[State, list[Event]
         "trade": None,
         "at_ms": state["now_ms"],
     }
-    event = {
+    event: wire.OfferMadeEvent = {
         "type": "offer_made",
         "offer": oid,
         "kind": "trade",
@@ -335,14 +360,15 @@ def apply_offer(state: State, seat: int, move: Move) -> tuple[State, list[Event]
         "to": move["to"],
         "count": len(move["give"]),
         "explanation": explain.offered(oid, seat, move["to"], None, move["ask"]),
-        "private": _private(
-            (seat, move["to"]),
-            give=[card_json(c) for c in move["give"]],
-            ask=move["ask"],
-            explanation=explain.offered(oid, seat, move["to"], move["give"], move["ask"]),
-        ),
     }
-    return {**state, "offers": [*state["offers"], offer], "next_id": nxt}, [event]
+    seen: _OfferSeen = {
+        "give": [card_json(c) for c in move["give"]],
+        "ask": move["ask"],
+        "explanation": explain.offered(oid, seat, move["to"], move["give"], move["ask"]),
+    }
+    return {**state, "offers": [*state["offers"], offer], "next_id": nxt}, [
+        with_private(event, _seen_by((seat, move["to"]), seen))
+    ]
 
 
 def offers(state: State, seat: int) -> list[Move]:
@@ -478,8 +504,7 @@ def apply_accept(state: State, seat: int, move: Move) -> tuple[State, list[Event
         "next_id": nxt,
     }
     new["offers"] = _without_stale(new)
-    event = {
-        "type": "trade_undone" if offer["kind"] == "undo" else "trade_executed",
+    facts: wire.TradeFacts = {
         "trade": tid,
         "offer": offer["id"],
         "undoes": offer["trade"],
@@ -488,15 +513,19 @@ def apply_accept(state: State, seat: int, move: Move) -> tuple[State, list[Event
         "explanation": explain.traded(
             tid, offer["id"], offer["trade"], (maker, seat), len(given), None
         ),
-        "private": _private(
-            (maker, seat),
-            gave=[[card_json(c) for c in offer["give"]], [card_json(c) for c in given]],
-            explanation=explain.traded(
-                tid, offer["id"], offer["trade"], (maker, seat), len(given), (offer["give"], given)
-            ),
+    }
+    event: wire.TradeUndoneEvent | wire.TradeExecutedEvent = (
+        {"type": "trade_undone", **facts}
+        if offer["kind"] == "undo"
+        else {"type": "trade_executed", **facts}
+    )
+    seen: _TradeSeen = {
+        "gave": [[card_json(c) for c in offer["give"]], [card_json(c) for c in given]],
+        "explanation": explain.traded(
+            tid, offer["id"], offer["trade"], (maker, seat), len(given), (offer["give"], given)
         ),
     }
-    return new, [event]
+    return new, [with_private(event, _seen_by((maker, seat), seen))]
 
 
 def matching_give(hand: Sequence[int], asks: Sequence[str]) -> list[int] | None:
@@ -578,14 +607,13 @@ def verify_decline(state: State, seat: int, move: Move) -> None:
 def apply_decline(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     offer = _offer(state, move["offer"])
     remaining = [o for o in state["offers"] if o["id"] != move["offer"]]
-    return {**state, "offers": remaining}, [
-        {
-            "type": "offer_declined",
-            "offer": move["offer"],
-            "by": seat,
-            "explanation": explain.declined(offer["id"], offer["from"], seat),
-        }
-    ]
+    declined: wire.OfferDeclinedEvent = {
+        "type": "offer_declined",
+        "offer": move["offer"],
+        "by": seat,
+        "explanation": explain.declined(offer["id"], offer["from"], seat),
+    }
+    return {**state, "offers": remaining}, [emitted(declined)]
 
 
 def declines(state: State, seat: int) -> list[Move]:
@@ -605,14 +633,13 @@ def verify_withdraw(state: State, seat: int, move: Move) -> None:
 def apply_withdraw(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     offer = _offer(state, move["offer"])
     remaining = [o for o in state["offers"] if o["id"] != move["offer"]]
-    return {**state, "offers": remaining}, [
-        {
-            "type": "offer_withdrawn",
-            "offer": move["offer"],
-            "by": seat,
-            "explanation": explain.withdrawn(offer["id"], seat, offer["to"]),
-        }
-    ]
+    withdrawn: wire.OfferWithdrawnEvent = {
+        "type": "offer_withdrawn",
+        "offer": move["offer"],
+        "by": seat,
+        "explanation": explain.withdrawn(offer["id"], seat, offer["to"]),
+    }
+    return {**state, "offers": remaining}, [emitted(withdrawn)]
 
 
 def withdrawals(state: State, seat: int) -> list[Move]:
@@ -648,17 +675,18 @@ def apply_propose_undo(state: State, seat: int, move: Move) -> tuple[State, list
     other = trade["seats"][1] if trade["seats"][0] == seat else trade["seats"][0]
     back, gets = _undo_cards(trade, seat)
     oid, nxt = _next_id(state)
+    asks = [card_code(c) for c in gets]
     offer = {
         "id": oid,
         "kind": "undo",
         "from": seat,
         "to": other,
         "give": back,
-        "ask": [card_code(c) for c in gets],
+        "ask": asks,
         "trade": trade["id"],
         "at_ms": state["now_ms"],
     }
-    event = {
+    event: wire.OfferMadeEvent = {
         "type": "offer_made",
         "offer": oid,
         "kind": "undo",
@@ -666,15 +694,16 @@ def apply_propose_undo(state: State, seat: int, move: Move) -> tuple[State, list
         "from": seat,
         "to": other,
         "count": len(back),
-        "explanation": explain.undo_offered(oid, trade["id"], seat, other, None, offer["ask"]),
-        "private": _private(
-            (seat, other),
-            give=[card_json(c) for c in back],
-            ask=offer["ask"],
-            explanation=explain.undo_offered(oid, trade["id"], seat, other, back, offer["ask"]),
-        ),
+        "explanation": explain.undo_offered(oid, trade["id"], seat, other, None, asks),
     }
-    return {**state, "offers": [*state["offers"], offer], "next_id": nxt}, [event]
+    seen: _OfferSeen = {
+        "give": [card_json(c) for c in back],
+        "ask": asks,
+        "explanation": explain.undo_offered(oid, trade["id"], seat, other, back, asks),
+    }
+    return {**state, "offers": [*state["offers"], offer], "next_id": nxt}, [
+        with_private(event, _seen_by((seat, other), seen))
+    ]
 
 
 def undo_proposals(state: State, seat: int) -> list[Move]:
@@ -707,20 +736,19 @@ def apply_lend(state: State, seat: int, move: Move) -> tuple[State, list[Event]]
     }
     new = {**state, "hands": hands, "loans": [*state["loans"], loan], "next_id": nxt}
     new["offers"] = _without_stale(new)
-    event = {
+    event: wire.LoanMadeEvent = {
         "type": "loan_made",
         "loan": lid,
         "lender": seat,
         "debtor": move["to"],
         "count": len(move["cards"]),
         "explanation": explain.lent(lid, seat, move["to"], len(move["cards"]), None),
-        "private": _private(
-            (seat, move["to"]),
-            cards=[card_json(c) for c in move["cards"]],
-            explanation=explain.lent(lid, seat, move["to"], len(move["cards"]), move["cards"]),
-        ),
     }
-    return new, [event]
+    seen: _CardsSeen = {
+        "cards": [card_json(c) for c in move["cards"]],
+        "explanation": explain.lent(lid, seat, move["to"], len(move["cards"]), move["cards"]),
+    }
+    return new, [with_private(event, _seen_by((seat, move["to"]), seen))]
 
 
 def loans(state: State, seat: int) -> list[Move]:
@@ -770,16 +798,15 @@ def apply_call_loan(state: State, seat: int, move: Move) -> tuple[State, list[Ev
     loan["called"] = True
     loan["called_ms"] = state["now_ms"]  # when the debtor began to owe an answer
     owed = min(int(loan["outstanding"]), len(state["hands"][loan["debtor"]]))
-    return {**state, "loans": open_loans}, [
-        {
-            "type": "loan_called",
-            "loan": loan["id"],
-            "lender": seat,
-            "debtor": loan["debtor"],
-            "owed": owed,
-            "explanation": explain.called(loan["id"], seat, loan["debtor"], owed),
-        }
-    ]
+    called: wire.LoanCalledEvent = {
+        "type": "loan_called",
+        "loan": loan["id"],
+        "lender": seat,
+        "debtor": loan["debtor"],
+        "owed": owed,
+        "explanation": explain.called(loan["id"], seat, loan["debtor"], owed),
+    }
+    return {**state, "loans": open_loans}, [emitted(called)]
 
 
 def loan_calls(state: State, seat: int) -> list[Move]:
@@ -828,7 +855,7 @@ def apply_repay(state: State, seat: int, move: Move) -> tuple[State, list[Event]
     still_open = [ln for ln in open_loans if ln["outstanding"] > 0]
     new = {**state, "hands": hands, "loans": still_open}
     new["offers"] = _without_stale(new)
-    event = {
+    event: wire.LoanRepaidEvent = {
         "type": "loan_repaid",
         "loan": loan["id"],
         "lender": loan["lender"],
@@ -838,20 +865,14 @@ def apply_repay(state: State, seat: int, move: Move) -> tuple[State, list[Event]
         "explanation": explain.repaid(
             loan["id"], loan["lender"], seat, len(move["cards"]), loan["outstanding"], None
         ),
-        "private": _private(
-            (seat, loan["lender"]),
-            cards=[card_json(c) for c in move["cards"]],
-            explanation=explain.repaid(
-                loan["id"],
-                loan["lender"],
-                seat,
-                len(move["cards"]),
-                loan["outstanding"],
-                move["cards"],
-            ),
+    }
+    seen: _CardsSeen = {
+        "cards": [card_json(c) for c in move["cards"]],
+        "explanation": explain.repaid(
+            loan["id"], loan["lender"], seat, len(move["cards"]), loan["outstanding"], move["cards"]
         ),
     }
-    return new, [event]
+    return new, [with_private(event, _seen_by((seat, loan["lender"]), seen))]
 
 
 def repayments(state: State, seat: int) -> list[Move]:

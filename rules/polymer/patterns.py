@@ -44,6 +44,7 @@ from rules.polymer.cards import (
     check_hand,
     rank_of,
 )
+from rules.polymer.wire import ArrangementCodes, ArrangementIds, SeatScore
 from rules.shapes import quote
 
 GROUP_RULE = "A group is a set of at least two cards with the same rank."
@@ -226,7 +227,7 @@ class Arrangement:
         """All patterns, longest first."""
         return ((self.longest,) if self.longest else ()) + self.others
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ArrangementIds:
         """The arrangement as lists of card ids."""
         return {
             "longest": list(self.longest),
@@ -234,7 +235,7 @@ class Arrangement:
             "unused": list(self.unused),
         }
 
-    def codes(self) -> dict[str, Any]:
+    def codes(self) -> ArrangementCodes:
         """The arrangement as lists of card codes.
 
         >>> Arrangement((39, 51), (), (0,)).codes()
@@ -910,7 +911,7 @@ def shown_arrangements(hands: Sequence[Sequence[int]]) -> list[Arrangement]:
     return shown
 
 
-def table_scores(hands: Sequence[Sequence[int]]) -> list[dict[str, Any]]:
+def table_scores(hands: Sequence[Sequence[int]]) -> list[SeatScore]:
     """Score a table of hands seated in a circle, each in the arrangement it shows
     (:func:`shown_arrangements`: the one that maximises its own score).
 
@@ -942,7 +943,7 @@ def table_scores(hands: Sequence[Sequence[int]]) -> list[dict[str, Any]]:
                 )
             owner[card] = seat
     arrangements = shown_arrangements(hands)
-    table: list[dict[str, Any]] = []
+    table: list[SeatScore] = []
     for seat, arrangement in enumerate(arrangements):
         left, right = neighbours(seat, len(hands))
         left_arr, right_arr = arrangements[left], arrangements[right]

@@ -3,14 +3,13 @@ secret). The patterns and the score formula are in :mod:`rules.polymer.patterns`
 
 from __future__ import annotations
 
-from typing import Any
-
 from rules.core import Outcome, State
 
 from .patterns import ranking, table_scores
+from .wire import Scores, SeatScore
 
 
-def scores(state: State) -> dict[str, Any]:
+def scores(state: State) -> Scores:
     """Final scores once time is up; before that hands are secret, so nothing."""
     if state["phase"] != "ended":
         return {"final": False, "seats": [], "places": []}
@@ -24,7 +23,7 @@ def outcome(state: State) -> Outcome:
     return final(state)[1]
 
 
-def final(state: State) -> tuple[list[dict[str, Any]], Outcome]:
+def final(state: State) -> tuple[list[SeatScore], Outcome]:
     """The final table (``patterns.table_scores``) and the outcome it gives, once time
     is up."""
     table = table_scores(state["hands"])

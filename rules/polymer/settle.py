@@ -19,14 +19,15 @@ so every open loan is repaid, deterministically:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from rules.core import Event, State
+from rules.zones import emitted
 
 from . import explain
 from .cards import card_json
 from .patterns import best_arrangement
 from .table import transfer
+from .wire import LoanSettledEvent, Settlement
 
 
 def strength(hand: Sequence[int]) -> tuple[int, int, int]:
@@ -50,7 +51,7 @@ def returned_cards(hand: Sequence[int], lent: Sequence[int], count: int) -> list
 def settle(state: State) -> tuple[State, list[Event]]:
     hands = [list(h) for h in state["hands"]]
     loans = [dict(ln) for ln in sorted(state["loans"], key=lambda ln: ln["id"])]
-    record: list[dict[str, Any]] = list(state["settlement"])
+    record: list[Settlement] = list(state["settlement"])
     events: list[Event] = []
     while loans:
         payable = [ln for ln in loans if len(hands[ln["debtor"]]) >= ln["outstanding"]]
@@ -62,19 +63,18 @@ def settle(state: State) -> tuple[State, list[Event]]:
         cards = returned_cards(hands[loan["debtor"]], loan["cards"], count)
         transfer(hands, loan["debtor"], loan["lender"], cards)
         loan["outstanding"] = int(loan["outstanding"]) - count
-        entry = {
+        entry: Settlement = {
             "loan": loan["id"],
             "lender": loan["lender"],
             "debtor": loan["debtor"],
             "cards": [card_json(c) for c in cards],
         }
         record.append(entry)
-        events.append(
-            {
-                "type": "loan_settled",
-                **entry,
-                "explanation": explain.settled(loan["id"], loan["lender"], loan["debtor"], cards),
-            }
-        )
+        settled: LoanSettledEvent = {
+            "type": "loan_settled",
+            **entry,
+            "explanation": explain.settled(loan["id"], loan["lender"], loan["debtor"], cards),
+        }
+        events.append(emitted(settled))
         loans = [ln for ln in loans if ln["outstanding"] > 0]
     return {**state, "hands": hands, "loans": loans, "settlement": record}, events

@@ -69,6 +69,8 @@ Explanation = Annotated[
         "read which."
     ),
 ]
+Suit = Literal["C", "D", "H", "S"]
+"""A suit letter: clubs, diamonds, hearts, spades (in suit-index order)."""
 OfferKind = Annotated[
     Literal["trade", "undo"],
     F("A trade, or a proposal to undo an executed trade.", name="OfferKind"),
@@ -259,9 +261,7 @@ class Card(TypedDict):
     id: CardId
     code: FaceCode
     rank: Annotated[int, F("1 (A) to 13 (K).", minimum=1, maximum=13)]
-    suit: Annotated[
-        Literal["C", "D", "H", "S"], F("Clubs, diamonds, hearts or spades.", example="S")
-    ]
+    suit: Annotated[Suit, F("Clubs, diamonds, hearts or spades.", example="S")]
     label: Annotated[str, F("Rank then suit symbol, for display.", example="Q♠")]
 
 
@@ -540,7 +540,7 @@ class OfferWithdrawnEvent(TypedDict):
     explanation: Explanation
 
 
-class _TradeFacts(TypedDict):
+class TradeFacts(TypedDict):
     trade: Annotated[ObjectId, F("The new trade's id.")]
     offer: Annotated[ObjectId, F("The offer accepted.")]
     undoes: Annotated[ObjectId | None, F("The trade this one undoes; null for a trade.")]
@@ -558,13 +558,13 @@ class _TradeFacts(TypedDict):
     explanation: Explanation
 
 
-class TradeExecutedEvent(_TradeFacts):
+class TradeExecutedEvent(TradeFacts):
     """An offer was accepted: the cards changed hands."""
 
     type: Literal["trade_executed"]
 
 
-class TradeUndoneEvent(_TradeFacts):
+class TradeUndoneEvent(TradeFacts):
     """A proposal to undo a trade was accepted: the cards went back."""
 
     type: Literal["trade_undone"]

@@ -186,46 +186,6 @@ def all_ids(decks: int) -> range:
     return range(1, DECK_SIZE * decks + 1)
 
 
-@cache
-def _card_json(card: int) -> dict[str, Any]:
-    return {"id": card, **face(card).to_json()}
-
-
-def card_json(card: int) -> dict[str, Any]:
-    """A card as views and events show it (shared and read-only)."""
-    return _card_json(card)
-
-
-def _structure(f: Face) -> dict[str, Any]:
-    return {
-        "key": f.key,
-        "name": f.name,
-        "compound": f.compound,
-        "formula": f.formula,
-        "molar_mass": f.molar_mass,
-        "smiles": f.smiles,
-    }
-
-
-_MONOMER_TABLE = tuple({**_structure(f), "polymer": f.polymer} for f in MONOMERS.values())
-_INITIATOR_TABLE = tuple(
-    {**_structure(f), "radicals": f.radicals, "fragment": f.fragment, "reaction": f.reaction}
-    for f in INITIATORS.values()
-)
-
-
-def monomer_table() -> list[dict[str, Any]]:
-    """The four monomers with their formula, molar mass and structure, as views list
-    them (shared and read-only entries)."""
-    return list(_MONOMER_TABLE)
-
-
-def initiator_table() -> list[dict[str, Any]]:
-    """The initiators with their formula, molar mass, structure and radicals, as views
-    list them (shared and read-only entries)."""
-    return list(_INITIATOR_TABLE)
-
-
 def deck_listing(decks: int = MAX_DECKS) -> list[dict[str, Any]]:
     """Every card, with the chemistry the rules use (``GET /v1/games/polymerization``)."""
     out = []

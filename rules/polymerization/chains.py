@@ -29,7 +29,7 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .cards import MONOMER, MONOMERS, card_json, end_group_mass, face
+from .cards import MONOMER, MONOMERS, end_group_mass, face
 
 GROWING = "growing"
 CAPPED = "capped"
@@ -126,12 +126,11 @@ def composition(chain: Mapping[str, Any], per_card: str) -> dict[str, int]:
 def molar_mass(chain: Mapping[str, Any], per_card: str, end_groups: bool) -> dict[str, Any]:
     """A chain's molar mass Mi with its terms: units x repeat-unit mass per monomer, and
     the end groups when ``end_groups`` (else they are listed but not added)."""
-    return _molar_mass(composition(chain, per_card), chain["ends"], end_groups)
+    return mass_of(composition(chain, per_card), chain["ends"], end_groups)
 
 
-def _molar_mass(
-    units_of: Mapping[str, int], ends: Sequence[str], end_groups: bool
-) -> dict[str, Any]:
+def mass_of(units_of: Mapping[str, int], ends: Sequence[str], end_groups: bool) -> dict[str, Any]:
+    """Mi with its terms, of a chain of ``units_of`` repeat units per monomer and ``ends``."""
     terms = []
     total = 0.0
     for key, n in units_of.items():
@@ -169,25 +168,3 @@ def accepts(chain: Mapping[str, Any], mode: str) -> list[int]:
     """
     tail = values(chain)
     return [v for v in (1, 2, 3) if follow_problem(tail, [v], mode) is None]
-
-
-def chain_view(
-    chain: Mapping[str, Any], per_card: str, mode: str, end_groups: bool
-) -> dict[str, Any]:
-    """A chain as everyone sees it (the table is public), with its molar mass Mi as it
-    stands (what it would count if it were terminated now)."""
-    units_of = composition(chain, per_card)
-    return {
-        "id": chain["id"],
-        "owner": chain["owner"],
-        "state": chain["state"],
-        "monomer": current_monomer(chain),
-        "units": sum(units_of.values()),
-        "composition": units_of,
-        "values": values(chain),
-        "accepts": accepts(chain, mode) if chain["state"] == GROWING else [],
-        "ends": list(chain["ends"]),
-        "mechanism": chain["mechanism"],
-        "mi": _molar_mass(units_of, chain["ends"], end_groups)["mi"],
-        "cards": [card_json(c) for c in chain["cards"]],
-    }

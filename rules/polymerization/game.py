@@ -38,22 +38,13 @@ from rules.wire import Wire
 
 from . import wire
 from .bots import choose
-from .cards import (
-    DECK_SIZE,
-    MAX_DECKS,
-    MONOMER,
-    all_ids,
-    card_json,
-    deck_listing,
-    face,
-    initiator_table,
-    monomer_table,
-)
-from .chains import CAPPED, GROWING, STATES, TERMINATED, chain_view
+from .cards import DECK_SIZE, MAX_DECKS, MONOMER, all_ids, deck_listing, face
+from .chains import CAPPED, GROWING, STATES, TERMINATED
 from .layout import LAYOUT, layout
 from .moves import ACTIONS, EVENTS, FUNCTIONS
 from .scoring import counted, mn_mw_pdi, outcome, scores
 from .seed import DEAL as SEED_DEAL
+from .shown import card_json, chain_view, initiator_table, monomer_table
 
 HAND_SIZES: Mapping[int, int] = {2: 15, 3: 13, 4: 11}
 
@@ -186,42 +177,70 @@ def to_act(state: State) -> list[int]:
 
 
 # ---------------------------------------------------------------- views ------------
-def view(state: State, seat: int | None) -> dict[str, Any]:
+def _seat_view(state: State, s: int, seat: int | None, chains: list[wire.Chain]) -> wire.SeatView:
+    """Seat ``s`` as ``seat`` sees it (its hand's cards only where ``seat`` may)."""
+    opts = state["options"]
+    zones = state["zones"]
+    mine = [c for c in chains if c["owner"] == s]
+    # Mn, Mw and PDI as play goes, of the chains /scores counts, from their Mi
+    scored = [c for c in mine if counted(c, opts["capped_count"])]
+    mn, mw, pdi = mn_mw_pdi([c["mi"] for c in scored])
+    hand = zones["hand"][s]
+    seen = layout(state).can_see(("hand", s), seat)
+    return {
+        "seat": s,
+        "hand_count": len(hand),
+        "hand": {"count": len(hand), "cards": [card_json(c) for c in hand] if seen else None},
+        "growing": [c["id"] for c in mine if c["state"] == GROWING],
+        "capped": [c["id"] for c in mine if c["state"] == CAPPED],
+        "terminated": [c["id"] for c in mine if c["state"] == TERMINATED],
+        "monomers": sum(c["units"] for c in mine if c["state"] == TERMINATED),
+        "counted": [c["id"] for c in scored],
+        "mn": mn,
+        "mw": mw,
+        "pdi": pdi,
+    }
+
+
+def _rules(opts: Mapping[str, Any]) -> wire.Rules:
+    """The options the game was set up with, but a fixed deal."""
+    return {
+        "decks": opts["decks"],
+        "propagation": opts["propagation"],
+        "units_per_card": opts["units_per_card"],
+        "aibn_single_start": opts["aibn_single_start"],
+        "termination_scope": opts["termination_scope"],
+        "termination_mechanism": opts["termination_mechanism"],
+        "capped_count": opts["capped_count"],
+        "end": opts["end"],
+        "empty_stack": opts["empty_stack"],
+        "scoring": opts["scoring"],
+        "ranking": opts["ranking"],
+        "end_groups": opts["end_groups"],
+    }
+
+
+def view(state: State, seat: int | None) -> wire.View:
     """What ``seat`` (or an observer) sees: its own hand, every chain, the counts, the
     discard top; never the stack's order or the cards under the top, nor another hand
-    before the game is over."""
+    before the game is over. Built as the declared ``View`` (mypy checks every member)."""
     if seat is not None:
         check_seat(state, seat)
     players = int(state["players"])
     opts = state["options"]
     zones = state["zones"]
-    lay = layout(state)
     per_card, mode = opts["units_per_card"], opts["propagation"]
     chains = [chain_view(c, per_card, mode, opts["end_groups"]) for c in state["chains"]]
-    seats = []
-    for s in range(players):
-        mine = [c for c in chains if c["owner"] == s]
-        # Mn, Mw and PDI as play goes, of the chains /scores counts, from their Mi
-        scored = [c for c in mine if counted(c, opts["capped_count"])]
-        mn, mw, pdi = mn_mw_pdi([c["mi"] for c in scored])
-        seats.append(
-            {
-                "seat": s,
-                "hand_count": len(zones["hand"][s]),
-                "hand": lay.pile_view(zones, ("hand", s), seat, card_json),
-                "growing": [c["id"] for c in mine if c["state"] == GROWING],
-                "capped": [c["id"] for c in mine if c["state"] == CAPPED],
-                "terminated": [c["id"] for c in mine if c["state"] == TERMINATED],
-                "monomers": sum(c["units"] for c in mine if c["state"] == TERMINATED),
-                "counted": [c["id"] for c in scored],
-                "mn": mn,
-                "mw": mw,
-                "pdi": pdi,
-            }
-        )
     discard = zones["discard"]
-    out: dict[str, Any] = {
-        "game": INFO.slug,
+    you: wire.You | None = None
+    if seat is not None:
+        mine = zones["hand"][seat]
+        you = {
+            "seat": seat,
+            "hand": {"count": len(mine), "cards": [card_json(c) for c in mine]},
+        }
+    return {
+        "game": "polymerization",
         "players": players,
         "turn": state["turn"],
         "phase": state["phase"],
@@ -235,19 +254,12 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             "top": card_json(discard[-1]) if discard else None,
         },
         "chains": chains,
-        "seats": seats,
+        "seats": [_seat_view(state, s, seat, chains) for s in range(players)],
         "monomers": monomer_table(),
         "initiators": initiator_table(),
-        "rules": {k: v for k, v in opts.items() if k != "deal"},
-        "you": None,
+        "rules": _rules(opts),
+        "you": you,
     }
-    if seat is not None:
-        mine = zones["hand"][seat]
-        out["you"] = {
-            "seat": seat,
-            "hand": {"count": len(mine), "cards": [card_json(c) for c in mine]},
-        }
-    return out
 
 
 # ---------------------------------------------------------------- bots -------------

@@ -18,12 +18,10 @@ from typing import Any
 from rules.core import Outcome, State, rank_seats
 
 from .chains import CAPPED, TERMINATED, molar_mass, units
+from .wire import Arithmetic, Ranking, ScoredChain, Scores, Scoring, SeatScore
 
 PLACES = 6
 """Mn, Mw and PDI are rounded to 10^-6 before they are compared or shown."""
-
-SCORING = ("monomers", "molar_mass")
-RANKING = ("mn_then_pdi", "pdi_then_mn", "pareto")
 
 
 def mn_mw_pdi(masses: Sequence[float]) -> tuple[float | None, float | None, float | None]:
@@ -43,11 +41,11 @@ def counted(chain: Mapping[str, Any], capped_count: bool) -> bool:
     return chain["state"] == TERMINATED or (capped_count and chain["state"] == CAPPED)
 
 
-def seat_breakdown(state: State, seat: int) -> dict[str, Any]:
+def seat_breakdown(state: State, seat: int) -> SeatScore:
     """One seat's counted chains with units and M_i, and the Mn / Mw / PDI arithmetic."""
     opts = state["options"]
     per_card, end_groups = opts["units_per_card"], opts["end_groups"]
-    chains = []
+    chains: list[ScoredChain] = []
     for chain in state["chains"]:
         if chain["owner"] != seat or not counted(chain, opts["capped_count"]):
             continue
@@ -87,7 +85,7 @@ def _num(x: float) -> str:
 
 def arithmetic(
     masses: Sequence[float], mn: float | None, mw: float | None, pdi: float | None
-) -> dict[str, str]:
+) -> Arithmetic:
     """The three formulas with this seat's numbers in them, for a learner to check.
 
     >>> arithmetic([1000.0, 3000.0], *mn_mw_pdi([1000.0, 3000.0]))["pdi"]
@@ -108,7 +106,7 @@ def arithmetic(
     }
 
 
-def scores(state: State) -> dict[str, Any]:
+def scores(state: State) -> Scores:
     """Every seat's breakdown; ``final`` once the game is over."""
     opts = state["options"]
     return {
@@ -151,9 +149,11 @@ def ranking_key(state: State) -> tuple[Callable[[int], tuple[Any, Any]], str | N
     better, and the name of the second criterion (the tie-break), if there is one."""
     opts = state["options"]
     table = [seat_breakdown(state, s) for s in range(int(state["players"]))]
-    if opts["scoring"] == "monomers":
+    # typed as declared: mypy refuses a comparison with a name the wire does not declare
+    scoring: Scoring = opts["scoring"]
+    if scoring == "monomers":
         return (lambda s: (table[s]["monomers"], 0)), None
-    rule = opts["ranking"]
+    rule: Ranking = opts["ranking"]
     if rule == "pareto":
         fronts = _pareto_fronts(table)
         return (lambda s: (-fronts[s], 0)), None

@@ -18,7 +18,6 @@ from rules.shapes import CardId, Count, F, Seat
 
 from .cards import DECK_SIZE, FACES, INITIATOR, KINDS, MAX_DECKS, MECHANISMS, MONOMERS
 from .chains import PROPAGATION_MODES, STATES
-from .scoring import RANKING, SCORING
 
 CARD_MAX = DECK_SIZE * MAX_DECKS
 """Card ids run from 1 to 110: two decks of 55."""
@@ -85,8 +84,13 @@ _agree(_InitiatorKey, (f.key for f in FACES if f.kind == INITIATOR), "initiators
 _agree(_Mechanism, MECHANISMS, "termination mechanisms")
 _agree(get_args(ChainState)[0], STATES, "chain states")
 _agree(Propagation, PROPAGATION_MODES, "propagation modes")
-_agree(Scoring, SCORING, "scoring rules")
-_agree(Ranking, RANKING, "rankings")
+
+# The data's keys as the declared ones (the same strings, typed), for what views show.
+KIND: dict[str, _Kind] = {key: key for key in get_args(_Kind)}
+CARD_KEY: dict[str, _CardKey] = {key: key for key in get_args(_CardKey)}
+MONOMER_KEY: dict[str, _MonomerKey] = {key: key for key in get_args(_MonomerKey)}
+INITIATOR_KEY: dict[str, _InitiatorKey] = {key: key for key in get_args(_InitiatorKey)}
+MECHANISM: dict[str, _Mechanism] = {key: key for key in get_args(_Mechanism)}
 
 # ---------------------------------------------------------------- shared members ----
 CardNo = Annotated[CardId, F(minimum=1, maximum=CARD_MAX, example=41)]

@@ -21,9 +21,7 @@ from flask.views import MethodView
 
 from rules.times import iso
 
-from .. import streams
-from ..auth import bearer
-from ..docs import (
+from ..games.docs import (
     AS_OPERATOR_IF_REQUIRED,
     AS_TEACHER,
     BODY_ERRORS,
@@ -32,12 +30,15 @@ from ..docs import (
     merge,
     operation,
 )
-from ..jsonio import json_response
-from ..limits import address
-from ..operators import creator, operators
-from ..parsing import ApiBlueprint as Blueprint
-from ..play import sealer
-from ..problems import Problem
+from ..games.play import sealer
+from ..http import streams
+from ..http.auth import bearer
+from ..http.client import address
+from ..http.errors import redis_down
+from ..http.jsonio import json_response
+from ..http.parsing import ApiBlueprint as Blueprint
+from ..http.problems import Problem
+from ..school.operators import creator, operators
 from ..sessions import flow
 from ..sessions.blueprint import _sse
 from . import codes, seating
@@ -595,7 +596,7 @@ def _stream(
             ended = payload.get("type") == "lesson_ended"
         yield _sse("end", {"lesson_id": lesson_id, "ended": ended})
     except redis.RedisError as err:
-        yield _sse("error", flow.redis_down(err).body())
+        yield _sse("error", redis_down(err).body())
     except Problem as err:
         yield _sse("error", err.body())
     finally:

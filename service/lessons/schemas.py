@@ -7,9 +7,9 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from .. import callbacks
-from ..schemas.common import OptionsField, StrictSchema
-from ..schemas.contract import OUTCOME
+from ..games.schemas.common import OptionsField, StrictSchema
+from ..games.schemas.contract import OUTCOME
+from ..sessions import callbacks
 from . import codes
 
 SAFE = 2**53 - 1

@@ -26,13 +26,12 @@ from flask import current_app
 
 from rules.core import Event, RuleViolation, events_for
 
-from .. import callbacks
-from ..games import GameApi
-from ..pages import join_link, table_link
-from ..play import sealer
-from ..problems import Problem, from_violation
-from ..sessions import flow, schedule
-from ..tokens import Envelope
+from ..games.pages import join_link, table_link
+from ..games.play import sealer
+from ..games.registry import GameApi
+from ..games.tokens import Envelope
+from ..http.problems import Problem, from_violation
+from ..sessions import callbacks, flow, schedule
 from . import codes
 from .store import SESSION_PREFIX, Joined, LessonStore, Placed
 

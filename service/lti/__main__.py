@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..app import create_app
-from ..config import Settings
+from ..base.config import Settings
 from .keys import rotate, signing_key, tool_keys
 
 

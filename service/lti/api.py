@@ -9,12 +9,12 @@ from flask.views import MethodView
 
 from rules.times import iso
 
-from ..docs import AS_TEACHER, BODY_ERRORS, OPERATOR, merge, operation
-from ..jsonio import json_response
+from ..games.docs import AS_TEACHER, BODY_ERRORS, OPERATOR, merge, operation
+from ..http.jsonio import json_response
+from ..http.parsing import ApiBlueprint as Blueprint
+from ..http.problems import Problem
 from ..lessons.blueprint import TEACHER_ERRORS, teacher
-from ..operators import AUTH_ERRORS, the_operator
-from ..parsing import ApiBlueprint as Blueprint
-from ..problems import Problem
+from ..school.operators import AUTH_ERRORS, the_operator
 from . import landing, registration
 from .platforms import REDIS, PlatformRequest, add, base_url, listed, owned, remove, wire
 

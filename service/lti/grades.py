@@ -8,7 +8,7 @@ place the other half, linearly from last (50) to first (100); a table of one sea
 solo game) gives 100 to a finished game. :func:`score_for` is the mapping.
 
 **Delivery.** :func:`send` keeps the grade in Redis and makes it due work
-(``service/due.py``, kind ``lti-grade``): a worker takes a token from the platform's
+(``service/sessions/due.py``, kind ``lti-grade``): a worker takes a token from the platform's
 token endpoint (an RS256 client assertion signed with the tool's key, cached until a
 minute before it expires), posts the score to ``<line item>/scores``, and logs the
 attempt in the grade's record; a refused or failed attempt is tried again on the
@@ -30,7 +30,7 @@ import jwt
 import orjson
 from flask import current_app
 
-from ..due import DueWork
+from ..sessions.due import DueWork
 from . import platforms
 from .deeplink import SCORE_MAXIMUM
 from .http import PlatformUnreachable, json_of, request

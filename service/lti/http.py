@@ -12,8 +12,8 @@ from typing import Any
 import orjson
 from flask import current_app
 
-from ..callbacks import _PinnedHTTPS, check_url
-from ..problems import Problem
+from ..http.problems import Problem
+from ..sessions.callbacks import _PinnedHTTPS, check_url
 
 MAX_ANSWER = 256 * 1024
 

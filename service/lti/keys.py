@@ -38,7 +38,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from flask import current_app
 from jwt.algorithms import RSAAlgorithm
 
-from ..problems import Problem
+from ..http.problems import Problem
 
 KEYS = "lti:keys"
 

@@ -7,7 +7,7 @@ has expired. An instructor lands on its lesson page (the teacher token in the UR
 fragment); a learner joins it with the LMS identity (``sub``, opaque: the lesson keeps
 a digest of it) and the name the LMS shares, and lands on their seat page (the seat
 credential in the fragment). Both pages are opened with ``?lti=<platform id>`` so that
-they may be framed by that platform (:func:`service.pages.frame_origins`). A student
+they may be framed by that platform (:func:`service.games.pages.frame_origins`). A student
 whose table is not dealt yet (it is, when full or when the teacher starts) waits on a
 page of the tool that looks again every few seconds (no script: a meta refresh to a
 one-time ticket kept in Redis) and then opens the seat page.
@@ -28,9 +28,9 @@ import orjson
 from flask import redirect
 from werkzeug.wrappers import Response as BaseResponse
 
+from ..http.problems import Problem
 from ..lessons import codes, seating
 from ..lessons.blueprint import teacher_token
-from ..problems import Problem
 from ..sessions import flow
 from . import grades, html, platforms
 from .http import PlatformUnreachable

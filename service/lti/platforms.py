@@ -27,8 +27,8 @@ from marshmallow import fields, validate
 
 from rules.times import iso
 
-from ..callbacks import check_url
-from ..problems import Problem
+from ..http.problems import Problem
+from ..sessions.callbacks import check_url
 from .keys import _now_ms, _prefix, _redis
 
 MAX_PLATFORMS = 50  # per operator: a school group's LMSs, with room for test instances
@@ -143,6 +143,16 @@ def get(platform_id: str) -> Platform | None:
         return None
     raw = _redis().get(_key(platform_id))
     return Platform.from_json(orjson.loads(raw)) if raw else None
+
+
+def framers(platform_id: str) -> list[str]:
+    """The origins that may frame a tool page opened for ``platform_id``: the registered
+    platform's, or none (an unknown platform, or a service without Redis). The app hands
+    it to the /play pages (:func:`service.games.pages.make_blueprint`)."""
+    if "chemgames.redis" not in current_app.extensions:
+        return []
+    found = get(platform_id)
+    return found.origins() if found is not None else []
 
 
 def find(issuer: str, client_id: str | None) -> Platform | None:

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 import orjson
 
-from ..problems import Problem
+from ..http.problems import Problem
 from . import platforms
 from .http import PlatformUnreachable, get_json, json_of, request
 from .keys import _now_ms, _prefix, _redis

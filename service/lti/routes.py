@@ -12,8 +12,8 @@ from flask import Blueprint, Response, current_app, redirect, request, send_file
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response as BaseResponse
 
-from ..jsonio import json_response
-from ..problems import Problem
+from ..http.jsonio import json_response
+from ..http.problems import Problem
 from . import deeplink, html, keys, landing, launch, platforms, registration
 from .launch import Refused
 

@@ -1,7 +1,7 @@
 """What only hosted sessions have: Idempotency-Keys and the live event stream.
 
 Every other operation of a hosted session is defined once, for both play modes, in
-``service/operations.py``; this module adds the ``Idempotency-Key`` header and
+``service/api/operations.py``; this module adds the ``Idempotency-Key`` header and
 ``GET .../events``, the public events as server-sent events from any instance, or, with
 ``?seat=`` and that seat's credential, the seat's own view pushed whenever a move
 commits (a device never polls for its hand).
@@ -19,14 +19,16 @@ import redis
 from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 
-from .. import limits, streams
-from ..auth import bearer
-from ..docs import AS_SEAT_OR_OBSERVER, SEAT_ERRORS, merge, operation
-from ..games import GameApi
-from ..parsing import ApiBlueprint as Blueprint
-from ..play import authorize, sealer
-from ..problems import Problem
-from ..schemas.common import StrictSchema, seat_field
+from ..games.docs import AS_SEAT_OR_OBSERVER, SEAT_ERRORS, merge, operation
+from ..games.play import authorize, sealer
+from ..games.registry import GameApi
+from ..games.schemas.common import StrictSchema, seat_field
+from ..http import streams
+from ..http.auth import bearer
+from ..http.client import address
+from ..http.errors import redis_down
+from ..http.parsing import ApiBlueprint as Blueprint
+from ..http.problems import Problem
 from . import flow
 
 SESSION_ERRORS = {
@@ -166,7 +168,7 @@ def shares(session_id: str) -> streams.ShareSlot:
         found = current_app.extensions["chemgames.stream-shares"] = streams.Shares(
             st.redis, f"{st.prefix}", int(settings.sse_max_seconds * 1000) + 30_000
         )
-    wanted = [("address", limits.address(), settings.sse_max_streams_per_address)]
+    wanted = [("address", address(), settings.sse_max_streams_per_address)]
     if settings.sse_max_streams_per_operator > 0:
         listed = st.listing(session_id) or {}
         operator = listed.get("operator")
@@ -242,7 +244,7 @@ def _stream(
             yield frame
         yield _sse_bytes("end", {"session_id": session_id, "finished": finished})
     except redis.RedisError as err:
-        yield _sse_bytes("error", flow.redis_down(err).body())
+        yield _sse_bytes("error", redis_down(err).body())
     except Problem as err:
         yield _sse_bytes("error", err.body())
     finally:

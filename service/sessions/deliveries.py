@@ -1,9 +1,9 @@
 """The due work of a session's completion callback: deliver what its outbox holds.
 
-Run by whichever worker claims ``callback:<slug>/<session>`` (``service/due.py``):
+Run by whichever worker claims ``callback:<slug>/<session>`` (``service/sessions/due.py``):
 new events are taken from the session's outbox (where the commit that produced them
 put them) into its delivery log, every attempt that is due is made
-(``service.callbacks.post``) and logged, and the item is due again at the next retry.
+(``service.sessions.callbacks.post``) and logged, and the item is due again at the next retry.
 While the game is played the outbox is looked at every minute at least, so an ending
 whose due work was lost (an instance dying between its commit and scheduling the
 delivery) is delivered a minute late, not never.
@@ -15,10 +15,10 @@ import time
 
 import orjson
 
-from ..callbacks import Callback, post, settings
-from ..due import DueWork
-from ..play import sealer
+from ..games.play import sealer
 from . import flow
+from .callbacks import Callback, post, settings
+from .due import DueWork
 from .schedule import CALLBACK, SWEEP_MS
 
 

@@ -10,7 +10,6 @@ never come back.
 from __future__ import annotations
 
 import hashlib
-import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -23,22 +22,16 @@ from rules.core import Event, Move, RuleViolation, events_for, with_actor
 from rules.records import TIME_UP, Step
 from rules.times import iso
 
-from .. import callbacks, streams
-from ..auth import fingerprint
-from ..games import GameApi
-from ..play import (
-    authorize,
-    new_game,
-    play_bots,
-    sealer,
-)
-from ..problems import Problem
-from ..tokens import Envelope
-from . import schedule, situations
+from ..games.play import authorize, new_game, play_bots, sealer
+from ..games.registry import GameApi
+from ..games.tokens import Envelope
+from ..http import streams
+from ..http.auth import fingerprint
+from ..http.errors import REDIS_RETRY_AFTER_SECONDS, redis_down
+from ..http.problems import Problem
+from . import callbacks, schedule, situations
 from .store import Commit, Session, SessionStore
 
-RETRY_AFTER_SECONDS = 2
-log = logging.getLogger("chemgames.sessions")
 COMMIT_ATTEMPTS = 16
 """Times a move is tried again on a newer version when other seats' moves committed
 first and left the mover's situation as it was (a class drafting at once)."""
@@ -52,7 +45,7 @@ def store() -> SessionStore:
             "redis_unavailable",
             "Hosted sessions need Redis and this service has no REDIS_URL configured; "
             "stateless play keeps working.",
-            headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+            headers={"Retry-After": str(REDIS_RETRY_AFTER_SECONDS)},
         )
     failed: redis.RedisError | None = g.get("redis_failed")
     if failed is not None:
@@ -60,16 +53,6 @@ def store() -> SessionStore:
         # not after a second timeout (a hung Redis is refused within about a second)
         raise redis_down(failed)
     return found
-
-
-def redis_down(err: redis.RedisError) -> Problem:
-    log.warning("redis unavailable: %s: %s", type(err).__name__, err)
-    return Problem(
-        "redis_unavailable",
-        "The session store (Redis) cannot be reached right now; retry in "
-        f"{RETRY_AFTER_SECONDS} seconds. Stateless games are not affected.",
-        headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
-    )
 
 
 @dataclass(frozen=True)
@@ -89,7 +72,7 @@ def load(api: GameApi, session_id: str) -> Loaded:
 
     A move's rate limit is drawn in the same round trip, and refuses first (429).
     """
-    limiter: Any = current_app.extensions.get("chemgames.limiter")  # service/limits.py
+    limiter: Any = current_app.extensions.get("chemgames.limiter")  # service/school/limits.py
     draws = limiter.pending_calls() if limiter is not None else []
     if draws:
         session, now_ms, answers = store().load_after(session_id, draws)

@@ -1,7 +1,7 @@
 """A real-time game's due work, run: its bot seats' moves and its deadline.
 
 Each item (``service/sessions/schedule.py``) is run by whichever worker claims it
-(``service/due.py``), on the session as Redis has it now, at Redis's time, and
+(``service/sessions/due.py``), on the session as Redis has it now, at Redis's time, and
 committed like a move: the compare-and-set on the session's version makes an item
 that two workers run apply once, and a move a human made meanwhile wins (the bot
 looks again at the new version). A bot seat acts only once it has thought about what
@@ -17,11 +17,11 @@ from flask import current_app
 
 from rules.core import RuleViolation
 
-from ..due import DueWork
-from ..games import GameApi
-from ..play import play_bot
-from ..problems import Problem
+from ..games.play import play_bot
+from ..games.registry import GameApi
+from ..http.problems import Problem
 from . import flow, schedule
+from .due import DueWork
 
 ATTEMPTS = 3  # versions a bot looks at before it waits for its next turn to think
 

@@ -2,7 +2,7 @@
 
 A hosted game with a clock has work nobody asks for: the service's bot seats act at
 a human pace, and the timer reaching zero ends the game. Both are items of due work
-(``service/due.py``), scheduled here and run by ``service/sessions/realtime.py``:
+(``service/sessions/due.py``), scheduled here and run by ``service/sessions/realtime.py``:
 
 * ``bot:<slug>/<session>/<seat>``: a bot seat's next move. Due at once when the
   session is created (before the clock starts, a bot declares its seat ready), then
@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from flask import current_app
 
-from ..due import DueWork
-from ..games import GameApi
-from ..tokens import Envelope
+from ..games.registry import GameApi
+from ..games.tokens import Envelope
+from .due import DueWork
 
 BOT = "bot"
 DEADLINE = "deadline"

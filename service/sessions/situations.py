@@ -5,7 +5,7 @@ read, and in a real-time game other seats trade while a student decides. Refusin
 every move sent on an older version (as a plain compare-and-set would) makes most of
 those students resend for nothing. So a hosted game keeps, per seat, the version at
 which the seat's situation (``GameRules.situation_of``: by default its whole view)
-last changed (:class:`service.tokens.Marks`, sealed with the game). A move sent on
+last changed (:class:`service.games.tokens.Marks`, sealed with the game). A move sent on
 version ``v`` is a decision about the current state too when the mover's situation
 has not changed since ``v``: the rules then judge it on the current state, with their
 own codes (a card or an offer that is gone). Otherwise it is ``409 stale_version``.
@@ -24,7 +24,7 @@ import orjson
 
 from rules.core import GameRules
 
-from ..tokens import Envelope, Marks
+from ..games.tokens import Envelope, Marks
 
 _DUMP = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 

@@ -18,7 +18,7 @@ transition (time-up), only if the deadline has not passed by Redis's own clock;
 then it stores the new token, publishes the events and remembers the answer. Events
 go out with sharded pub/sub (``SPUBLISH``) where the session's node has it (Redis 7),
 else with ``PUBLISH``; :meth:`SessionStore.load` says which, so a stream subscribes
-the same way (``service/streams.py``).
+the same way (``service/http/streams.py``).
 
 >>> s = SessionStore("redis://127.0.0.1:1/0")
 >>> s.key("ab12"), s.idem_field(3, "f00d", "k-1")
@@ -38,7 +38,7 @@ import orjson
 from redis import ConnectionError, Redis
 from redis.exceptions import NoScriptError
 
-from ..redis_client import ERRORS, RedisBackend
+from ..base.redis_client import ERRORS, RedisBackend
 
 PREFIX = "chemgames:"
 

@@ -32,13 +32,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
-from typing import Any, TypeAlias
+from typing import Any, Generic, Literal, TypeAlias, TypeVar
 
 from rules.chemistry.compounds import Compound, parse_compound
 from rules.chemistry.elements import BY_SYMBOL
 from rules.core import JSON, RuleViolation
+from rules.draw_discard_wire import FACE_UP, TableDeck, TableFace
 
 from . import basic_deck, load
+from .limits import HAND_AFTER_DRAW, custom_limits, custom_spec
 
 __all__ = [
     "DECK_NAMES",
@@ -61,13 +63,6 @@ __all__ = [
 
 DECK_NAMES = ("covalent", "ionic")
 """The built-in compound decks."""
-
-HAND_AFTER_DRAW = 9
-"""7 cards dealt + 2 drawn: the largest capture a player can make on its first turn, and
-so the most atoms a compound card may have."""
-
-FACE_UP = 6
-"""Compound cards turned face up (a deck needs at least this many)."""
 
 MIN_PLAYING_CARDS = 3 * 7 + 1 + 2
 """Element and wild cards one deck needs: 3 players x 7 dealt, 1 to start the discard
@@ -164,22 +159,6 @@ def compound_deck(name: str) -> CompoundDeck:
     )
 
 
-@cache
-def _custom_spec() -> dict[str, Any]:
-    return load("custom-54")
-
-
-def custom_limits() -> dict[str, int]:
-    """The size limits of a teacher's compound list."""
-    head = _custom_spec()["deck"]
-    return {
-        "min_compounds": int(head["min_compounds"]),
-        "max_compounds": int(head["max_compounds"]),
-        "max_name_length": int(head["max_name_length"]),
-        "max_atoms": HAND_AFTER_DRAW,
-    }
-
-
 def _bad(message: str, **details: Any) -> RuleViolation:
     return RuleViolation("bad_compounds", message, **details)
 
@@ -201,7 +180,7 @@ def custom_deck(entries: object) -> CompoundDeck:
     low, high = limits["min_compounds"], limits["max_compounds"]
     if not isinstance(entries, list) or not low <= len(entries) <= high:
         raise _bad(f"compounds must be a list of {low} to {high} compounds.")
-    spec = _custom_spec()
+    spec = custom_spec()
     compounds: list[Compound] = []
     for i, entry in enumerate(entries):
         if not isinstance(entry, Mapping) or not set(entry) <= {"formula", "name", "bonding"}:
@@ -319,21 +298,28 @@ def capture_report(deck: CompoundDeck) -> JSON:
 
 
 # ---------------------------------------------------------------- the table's cards --
+Face_co = TypeVar("Face_co", bound=Mapping[str, Any], covariant=True)
+"""How a game types its cards' faces (its declared ``Card``); read-only, so a table of
+one game's cards is a table of any wider face (``TableCards[Face]``)."""
+
+
 @dataclass(frozen=True)
-class TableCards:
+class TableCards(Generic[Face_co]):
     """The physical cards of the decks in play, numbered from 1 (``faces[id - 1]``).
 
-    Faces are JSON objects with ``id``, ``kind`` (``compound``, ``element``, ``wild``)
-    and ``deck``; compound faces add the chemistry of
-    :meth:`rules.chemistry.compounds.Compound.face` and the ``border``; element faces
-    ``symbol``, ``name`` and ``z``; wild faces the ``law``, its ``text`` and the
-    ``border`` (green). Treat the faces as read-only: they are shared.
+    Faces are built as the declared
+    :class:`rules.draw_discard_wire.TableFace`: ``id``, ``kind`` (``compound``,
+    ``element``, ``wild``) and ``deck``; compound faces add the ``border`` and the
+    chemistry printed on the card (:class:`rules.chemistry.compounds.Compound`); element
+    faces ``symbol``, ``name`` and ``z``; wild faces the ``law``, its ``text`` and the
+    ``border`` (green). A game types them as its own ``Card`` (``TableCards[Card]``).
+    Treat the faces as read-only: they are shared.
     """
 
-    faces: tuple[JSON, ...]
+    faces: tuple[Face_co, ...]
     compounds: Mapping[int, Compound]
 
-    def face(self, card: int) -> JSON:
+    def face(self, card: int) -> Face_co:
         return self.faces[card - 1]
 
     @property
@@ -341,35 +327,75 @@ class TableCards:
         return range(1, len(self.faces) + 1)
 
     def compound_ids(self) -> list[int]:
-        return [c for c in self.ids if self.faces[c - 1]["kind"] == "compound"]
+        return [c for c in self.ids if self.kind(c) == "compound"]
 
     def playing_ids(self) -> list[int]:
         """Element and wild cards: the cards dealt to the players."""
-        return [c for c in self.ids if self.faces[c - 1]["kind"] != "compound"]
+        return [c for c in self.ids if self.kind(c) != "compound"]
 
     def compound(self, card: int) -> Compound:
         return self.compounds[card]
 
     def is_wild(self, card: int) -> bool:
-        return bool(self.faces[card - 1]["kind"] == "wild")
+        return self.kind(card) == "wild"
 
     def kind(self, card: int) -> str:
         return str(self.faces[card - 1]["kind"])
 
 
-def _element_face(card: int, deck: str, symbol: str) -> JSON:
+_DECKS: dict[str, TableDeck] = {name: name for name in ("basic", "covalent", "ionic", "custom")}
+_BORDERS: dict[str, Literal["red", "purple", "green"]] = {b: b for b in ("red", "purple", "green")}
+_BONDINGS: dict[str, Literal["covalent", "ionic"]] = {b: b for b in ("covalent", "ionic")}
+"""The deck files' and the chemistry's words as the card declares them (a word the
+declaration lacks raises ``KeyError`` when the table is numbered)."""
+
+
+def _element_face(card: int, deck: str, symbol: str) -> TableFace:
     e = BY_SYMBOL[symbol]
     return {
         "id": card,
         "kind": "element",
-        "deck": deck,
+        "deck": _DECKS[deck],
         "symbol": symbol,
         "name": e.name,
         "z": e.number,
     }
 
 
-def table_cards(decks: Sequence[CompoundDeck], *, basic: bool = False) -> TableCards:
+def _compound_face(card: int, deck: CompoundDeck, compound: Compound) -> TableFace:
+    """A compound card: its deck's border and the chemistry printed on it."""
+    return {
+        "id": card,
+        "kind": "compound",
+        "deck": _DECKS[deck.name],
+        "border": _BORDERS[deck.border],
+        "formula": compound.formula,
+        "name": compound.name,
+        "bonding": _BONDINGS[compound.bonding],
+        "elements": [{"symbol": s, "count": n} for s, n in compound.elements],
+        "atoms": compound.atoms,
+        "molar_mass": compound.molar_mass,
+        "ions": None
+        if compound.ions is None
+        else [
+            {"ion": i.label(), "symbol": i.symbol, "charge": i.charge, "count": i.count}
+            for i in compound.ions
+        ],
+    }
+
+
+def _wild_face(card: int, deck: str, wild: Wild) -> TableFace:
+    return {
+        "id": card,
+        "kind": "wild",
+        "deck": _DECKS[deck],
+        "border": "green",
+        "law": wild.law,
+        "text": wild.text,
+    }
+
+
+def table_cards(decks: Sequence[CompoundDeck], *, basic: bool = False) -> TableCards[TableFace]:
     """Number the cards of ``decks`` (in order) from 1; with ``basic``, the Basic Deck of
     54 Elements comes first, so its card ids are the atomic numbers 1-54.
 
@@ -381,8 +407,8 @@ def table_cards(decks: Sequence[CompoundDeck], *, basic: bool = False) -> TableC
 
 
 @lru_cache(maxsize=64)
-def _table_cards(decks: tuple[CompoundDeck, ...], basic: bool) -> TableCards:
-    faces: list[JSON] = []
+def _table_cards(decks: tuple[CompoundDeck, ...], basic: bool) -> TableCards[TableFace]:
+    faces: list[TableFace] = []
     compounds: dict[int, Compound] = {}
     if basic:
         for spec in basic_deck():
@@ -391,29 +417,12 @@ def _table_cards(decks: tuple[CompoundDeck, ...], basic: bool) -> TableCards:
         for compound in deck.compounds:
             card = len(faces) + 1
             compounds[card] = compound
-            faces.append(
-                {
-                    "id": card,
-                    "kind": "compound",
-                    "deck": deck.name,
-                    "border": deck.border,
-                    **compound.face(),
-                }
-            )
+            faces.append(_compound_face(card, deck, compound))
         for symbol, copies in deck.elements:
             for _ in range(copies):
                 faces.append(_element_face(len(faces) + 1, deck.name, symbol))
         for wild in deck.wilds:
-            faces.append(
-                {
-                    "id": len(faces) + 1,
-                    "kind": "wild",
-                    "deck": deck.name,
-                    "border": "green",
-                    "law": wild.law,
-                    "text": wild.text,
-                }
-            )
+            faces.append(_wild_face(len(faces) + 1, deck.name, wild))
     return TableCards(tuple(faces), compounds)
 
 
@@ -441,7 +450,7 @@ def custom_deck_of(key: CustomKey) -> CompoundDeck:
 @lru_cache(maxsize=64)
 def named_table_cards(
     names: tuple[str, ...], custom: CustomKey = (), *, basic: bool = False
-) -> TableCards:
+) -> TableCards[TableFace]:
     """:func:`table_cards` of the decks ``names`` (built-in names, or ``"custom"`` for the
     deck of the list ``custom``), memoised by the names.
 

@@ -116,7 +116,7 @@ class IonDeck:
 
     ions: tuple[Ion, ...]
     copies: tuple[int, ...]
-    faces: tuple[dict[str, Any], ...]
+    faces: tuple[IonCard, ...]
     ion_index: tuple[int, ...]
 
     def __len__(self) -> int:
@@ -130,7 +130,7 @@ class IonDeck:
     def spec(self) -> list[list[Any]]:
         return [[i.label, n] for i, n in zip(self.ions, self.copies, strict=True)]
 
-    def face(self, card: int) -> dict[str, Any]:
+    def face(self, card: int) -> IonCard:
         """The card as views and events show it (a shared dict: do not modify)."""
         return self.faces[card - 1]
 
@@ -154,7 +154,7 @@ def deck_from_spec(spec: Spec) -> IonDeck:
     """The deck of a (valid) spec; memoised, as every move looks cards up."""
     ions = tuple(card_ion(text) for text, _ in spec)
     copies = tuple(n for _, n in spec)
-    faces: list[dict[str, Any]] = []
+    faces: list[IonCard] = []
     index: list[int] = []
     for k, (i, n) in enumerate(zip(ions, copies, strict=True)):
         for _ in range(n):
@@ -166,7 +166,8 @@ def deck_from_spec(spec: Spec) -> IonDeck:
                     "element": i.element,
                     "charge": i.charge,
                     "name": i.name,
-                    "kind": i.kind,
+                    # a cation card is a metal's, an anion card a non-metal's (card_ion)
+                    "kind": "metal" if i.charge > 0 else "non-metal",
                 }
             )
             index.append(k)

@@ -13,11 +13,12 @@ from rules.chemistry.decks.ion import IonLabel
 from rules.core import Event, Move, State
 from rules.rng import randbelow
 from rules.shapes import Count, F
+from rules.zones import emitted
 
 from .. import exchange as ex
 from .. import explain, wire
 from ..settle import close, settled_event
-from ..table import deck_of, draw_cards, hand, in_play, layout, lead_ion, move_cards
+from ..table import deck_of, draw_cards, hand, in_play, layout, lead_ion, move_cards, put
 from ..wire import Card, CardNo, Charge, SeatNo
 from .turn import at_step, check_in_hand
 
@@ -75,7 +76,8 @@ def play(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     deck = deck_of(new)
     card = move["card"]
     lead = deck.ion_of(card)
-    played = {
+    put(new, [card], ("hand", seat), ("in_play", seat))
+    played: CardPlayedEvent = {
         "type": "card_played",
         "seat": seat,
         "ion": lead.label,
@@ -83,8 +85,10 @@ def play(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
         "name": lead.name,
         "responder": int(new["responder"]),
         "answers": [a.to_json() for a in ex.answers(deck, lead)],
+        "count": 1,
+        "cards": [deck.face(card)],
     }
-    events = [move_cards(new, [card], ("hand", seat), ("in_play", seat), played)]
+    events = [emitted(played)]
     events += draw_cards(new, seat, 1, "replenish")[1]
     responder = int(new["responder"])
     if ex.options(deck, lead, hand(new, responder)).kind == "none":
@@ -107,26 +111,30 @@ def _no_response(state: State, events: list[Event]) -> tuple[State, list[Event]]
     text = explain.no_response_text(
         initiator, responder, lead, ex.answers(deck, lead), None if face_down else deck.ion_of(card)
     )
-    taken_event = {"type": "card_taken", "seat": initiator, "from_seat": responder}
+    taken_event: CardTakenEvent = {
+        "type": "card_taken",
+        "seat": initiator,
+        "from_seat": responder,
+        "count": 1,
+    }
     events.append(
         move_cards(state, [card], ("hand", responder), ("collection", initiator), taken_event)
     )
     lead_card = in_play(state, initiator)[0]
-    move_cards(state, [lead_card], ("in_play", initiator), ("collection", initiator), {})
-    events.append(
-        settled_event(
-            "no_response",
-            int(state["exchange"]),
-            ex.Side(initiator, lead, 1),
-            None,
-            collector=initiator,
-            collected=[lead_card, card],
-            set_aside=[],
-            text=text,
-            unseen=[card] if face_down else [],
-        )
+    put(state, [lead_card], ("in_play", initiator), ("collection", initiator))
+    settled = settled_event(
+        "no_response",
+        int(state["exchange"]),
+        ex.Side(initiator, lead, 1),
+        None,
+        collector=initiator,
+        collected=[lead_card, card],
+        set_aside=[],
+        text=text,
+        unseen=[card] if face_down else [],
     )
-    return close(state, "no_response", events[-1]["collected"], None, events)
+    events.append(emitted(settled))
+    return close(state, "no_response", settled["collected"], None, events)
 
 
 PLAY = at_step("initiate", PlayMove, verify_play, play, plays)

@@ -10,11 +10,12 @@ from typing import Annotated, Literal, TypedDict
 from rules.chemistry.decks.ion import IonLabel
 from rules.core import Event, Move, State
 from rules.shapes import Count, F
+from rules.zones import emitted
 
 from .. import exchange as ex
 from ..seed import HAND_SIZE
 from ..settle import settle
-from ..table import deck_of, hand, move_cards, side
+from ..table import deck_of, hand, put, side
 from ..wire import Card, CardNo, Charge, Explanation, SeatNo
 from .turn import at_step, check_in_hand
 
@@ -73,10 +74,17 @@ def reinforcements(state: State, seat: int) -> list[Move]:
 def reinforce(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     cards = list(move["cards"])
     new = dict(state)
-    event = {"type": "reinforced", "seat": seat, "ion": deck_of(new).ion_of(cards[0]).label}
-    events = [move_cards(new, cards, ("hand", seat), ("in_play", seat), event)]
-    events[-1]["total"] = side(new, seat).total
-    return settle(new, "reinforced", events, reinforcements=len(cards))
+    deck = deck_of(new)
+    put(new, cards, ("hand", seat), ("in_play", seat))
+    reinforced: ReinforcedEvent = {
+        "type": "reinforced",
+        "seat": seat,
+        "ion": deck.ion_of(cards[0]).label,
+        "count": len(cards),
+        "cards": [deck.face(c) for c in cards],
+        "total": side(new, seat).total,
+    }
+    return settle(new, "reinforced", [emitted(reinforced)], reinforcements=len(cards))
 
 
 # ---------------------------------------------------------------- decline -----------
@@ -103,14 +111,12 @@ def declines(state: State, seat: int) -> list[Move]:
 
 
 def decline(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
-    events: list[Event] = [
-        {
-            "type": "declined",
-            "seat": seat,
-            "explanation": f"Seat {seat} does not call for reinforcements.",
-        }
-    ]
-    return settle(state, "power_play", events)
+    declined: DeclinedEvent = {
+        "type": "declined",
+        "seat": seat,
+        "explanation": f"Seat {seat} does not call for reinforcements.",
+    }
+    return settle(state, "power_play", [emitted(declined)])
 
 
 REINFORCE = at_step("reinforce", ReinforceMove, verify_reinforce, reinforce, reinforcements)

@@ -15,13 +15,14 @@ from rules.chemistry.decks.ion import IonLabel
 from rules.chemistry.ions import Ion
 from rules.core import Event, Move, State
 from rules.shapes import Count, F
+from rules.zones import emitted
 
 from .. import exchange as ex
 from .. import explain
 from ..seed import HAND_SIZE
 from ..settle import settle
-from ..table import deck_of, draw_cards, hand, lead_ion, move_cards, side
-from ..wire import Card, CardNo, Charge, Explanation, SeatNo
+from ..table import deck_of, draw_cards, hand, lead_ion, put, side
+from ..wire import Card, CardNo, Charge, Explanation, Result, SeatNo
 from .turn import at_step, check_in_hand
 
 
@@ -69,15 +70,16 @@ class ForcedPlayEvent(TypedDict):
     total: Annotated[Charge, F("The responding total now.")]
 
 
+Stopped = Literal["different_ion", "neutralised", "ion_deck_empty"]
+"""Why forced drawing stopped."""
+
+
 class ForcedDrawsEndedEvent(TypedDict):
     """Advanced ruling 1: the responding player stops drawing after a short answer."""
 
     type: Literal["forced_draws_ended"]
     seat: Annotated[SeatNo, F("The responding seat.")]
-    reason: Annotated[
-        Literal["different_ion", "neutralised", "ion_deck_empty"],
-        F("Why forced drawing stopped.", name="DrawingStopped"),
-    ]
+    reason: Annotated[Stopped, F("Why forced drawing stopped.", name="DrawingStopped")]
     forced: Annotated[Count, F("Cards it had to play.")]
 
 
@@ -130,15 +132,17 @@ def respond(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     lead = lead_ion(new)
     kind = ex.verify_response(deck, lead, hand(new, seat), cards)
     answer = deck.ion_of(cards[0])
-    responded = {
+    put(new, cards, ("hand", seat), ("in_play", seat))
+    responded: RespondedEvent = {
         "type": "responded",
         "seat": seat,
         "ion": answer.label,
         "count": len(cards),
         "total": answer.charge * len(cards),
         "kind": kind,
+        "cards": [deck.face(c) for c in cards],
     }
-    events = [move_cards(new, cards, ("hand", seat), ("in_play", seat), responded)]
+    events = [emitted(responded)]
     initiator = int(new["initiator"])
     target = abs(side(new, initiator).total)
     forced = 0
@@ -147,21 +151,20 @@ def respond(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     new["answer"] = {"kind": kind, "forced": forced}
     first, second = side(new, initiator), side(new, seat)
     if abs(second.total) <= abs(first.total):
-        result = "balanced" if abs(second.total) == abs(first.total) else "initiator_higher"
+        result: Result = "balanced" if abs(second.total) == abs(first.total) else "initiator_higher"
         return settle(new, result, events)
     need = ex.reinforcement_need(first.ion, abs(first.total), abs(second.total))
-    events.append(
-        {
-            "type": "power_play",
-            "seat": seat,
-            "initiator": initiator,
-            "initiator_total": first.total,
-            "responder_total": second.total,
-            "difference": abs(second.total) - abs(first.total),
-            "reinforcement": {"ion": first.ion.label, "count": need},
-            "explanation": explain.power_play_text(first, second, need),
-        }
-    )
+    power: PowerPlayEvent = {
+        "type": "power_play",
+        "seat": seat,
+        "initiator": initiator,
+        "initiator_total": first.total,
+        "responder_total": second.total,
+        "difference": abs(second.total) - abs(first.total),
+        "reinforcement": {"ion": first.ion.label, "count": need},
+        "explanation": explain.power_play_text(first, second, need),
+    }
+    events.append(emitted(power))
     new["phase"] = "reinforce"
     return new, events
 
@@ -174,6 +177,7 @@ def _forced_draws(state: State, seat: int, answer: Ion, target: int, events: lis
     forced = 0
     if abs(side(state, seat).total) >= target:
         return 0  # a short answer that already matches or beats the lead draws nothing
+    reason: Stopped
     while True:
         total = abs(side(state, seat).total)
         if total >= target:
@@ -189,10 +193,23 @@ def _forced_draws(state: State, seat: int, answer: Ion, target: int, events: lis
             reason = "different_ion"
             break
         forced += 1
-        event = {"type": "forced_play", "seat": seat, "ion": answer.label}
-        events.append(move_cards(state, [card], ("hand", seat), ("in_play", seat), event))
-        events[-1]["total"] = side(state, seat).total
-    events.append({"type": "forced_draws_ended", "seat": seat, "reason": reason, "forced": forced})
+        put(state, [card], ("hand", seat), ("in_play", seat))
+        played: ForcedPlayEvent = {
+            "type": "forced_play",
+            "seat": seat,
+            "ion": answer.label,
+            "count": 1,
+            "cards": [deck.face(card)],
+            "total": side(state, seat).total,
+        }
+        events.append(emitted(played))
+    ended: ForcedDrawsEndedEvent = {
+        "type": "forced_draws_ended",
+        "seat": seat,
+        "reason": reason,
+        "forced": forced,
+    }
+    events.append(emitted(ended))
     return forced
 
 

@@ -13,6 +13,7 @@ from typing import Annotated, Literal, TypedDict
 from rules.core import Event, Move, RuleViolation, State
 from rules.shapes import F, Seat
 from rules.text import plural
+from rules.zones import emitted
 
 from .. import seed
 from ..cards import (
@@ -25,12 +26,13 @@ from ..cards import (
     TEMPO,
     TERMINATION,
     UNSATURATED,
-    card_json,
     face,
 )
 from ..chains import CAPPED, GROWING, TERMINATED, Chain, current_monomer, values
+from ..shown import card_json
 from ..wire import (
     LIST_MAX,
+    MONOMER_KEY,
     ROUND_CARDS,
     Card,
     CardNo,
@@ -63,18 +65,17 @@ def take(state: State, seat: int, chain: Chain, joker: str, events: list[Event])
     """``chain`` moved to ``seat``'s side of the table, with a ``chain_taken`` event."""
     if chain["owner"] == seat:
         return chain
-    events.append(
-        {
-            "type": "chain_taken",
-            "seat": seat,
-            "chain": chain["id"],
-            "from_seat": chain["owner"],
-            "joker": joker,
-            "units": table.units_of(state, chain),
-            "explanation": f"Seat {seat} plays {joker} on seat {chain['owner']}'s growing "
-            f"chain {chain['id']} and takes it to its side of the table.",
-        }
-    )
+    event: ChainTakenEvent = {
+        "type": "chain_taken",
+        "seat": seat,
+        "chain": chain["id"],
+        "from_seat": chain["owner"],
+        "joker": joker,
+        "units": table.units_of(state, chain),
+        "explanation": f"Seat {seat} plays {joker} on seat {chain['owner']}'s growing "
+        f"chain {chain['id']} and takes it to its side of the table.",
+    }
+    events.append(emitted(event))
     return {**chain, "owner": seat}
 
 
@@ -137,18 +138,17 @@ def cap(state: State, seat: int, move: Move, events: list[Event]) -> None:
         "ends": [*chain["ends"], table.tempo_group()],
     }
     table.put(state, chain)
-    events.append(
-        {
-            "type": "tempo_capping",
-            "seat": seat,
-            "chain": chain["id"],
-            "card": card_json(card),
-            "units": table.units_of(state, chain),
-            "explanation": f"SFRP: the stable radical TEMPO* caps the radical end of chain "
-            f"{chain['id']} (an alkoxyamine, C-O-N). The chain is dormant: it cannot grow "
-            "or be taken until you reactivate it.",
-        }
-    )
+    event: TempoCappingEvent = {
+        "type": "tempo_capping",
+        "seat": seat,
+        "chain": chain["id"],
+        "card": card_json(card),
+        "units": table.units_of(state, chain),
+        "explanation": f"SFRP: the stable radical TEMPO* caps the radical end of chain "
+        f"{chain['id']} (an alkoxyamine, C-O-N). The chain is dormant: it cannot grow "
+        "or be taken until you reactivate it.",
+    }
+    events.append(emitted(event))
 
 
 CAP = play_step(CapMove, verify_cap, cap, cappings)
@@ -230,20 +230,19 @@ def transfer(state: State, seat: int, move: Move, events: list[Event]) -> None:
     table.to_table(state, seat, [card, *monomers])
     new = table.new_chain(state, seat, [card, *monomers], cta.fragment)
     table.put(state, new)
-    events.append(
-        {
-            "type": "chain_transfer",
-            "seat": seat,
-            "card": card_json(card),
-            "terminated": table.shown(state, old),
-            "started": table.shown(state, new),
-            "explanation": f"Chain transfer: the radical end of chain {old['id']} takes the "
-            f"hydrogen atom of the thiol (S-H): chain {old['id']} is terminated with "
-            f"{plural(table.units_of(state, old), 'unit')} and set aside for seat {seat}. "
-            f"The thiyl radical ({cta.fragment}*) adds to "
-            f"{table.name(current_monomer(new))}: chain {new['id']} starts without an initiator.",
-        }
-    )
+    event: ChainTransferEvent = {
+        "type": "chain_transfer",
+        "seat": seat,
+        "card": card_json(card),
+        "terminated": table.shown(state, old),
+        "started": table.shown(state, new),
+        "explanation": f"Chain transfer: the radical end of chain {old['id']} takes the "
+        f"hydrogen atom of the thiol (S-H): chain {old['id']} is terminated with "
+        f"{plural(table.units_of(state, old), 'unit')} and set aside for seat {seat}. "
+        f"The thiyl radical ({cta.fragment}*) adds to "
+        f"{table.name(current_monomer(new))}: chain {new['id']} starts without an initiator.",
+    }
+    events.append(emitted(event))
 
 
 TRANSFER = play_step(TransferMove, verify_transfer, transfer, transfers)
@@ -333,21 +332,20 @@ def copolymerize(state: State, seat: int, move: Move, events: list[Event]) -> No
     chain = table.grow(chain, [card, *monomers])
     table.put(state, chain)
     after = current_monomer(chain)
-    events.append(
-        {
-            "type": "copolymerization",
-            "seat": seat,
-            "chain": chain["id"],
-            "card": card_json(card),
-            "cards": [card_json(c) for c in monomers],
-            "from_monomer": before,
-            "to_monomer": after,
-            "units": table.units_of(state, chain),
-            "explanation": f"Copolymerisation: the {table.name(before)} radical end of chain "
-            f"{chain['id']} adds {table.name(after)} (cross-propagation); the chain now grows "
-            f"with {table.name(after)} and has {plural(table.units_of(state, chain), 'unit')}.",
-        }
-    )
+    event: CopolymerizationEvent = {
+        "type": "copolymerization",
+        "seat": seat,
+        "chain": chain["id"],
+        "card": card_json(card),
+        "cards": [card_json(c) for c in monomers],
+        "from_monomer": MONOMER_KEY[before],
+        "to_monomer": MONOMER_KEY[after],
+        "units": table.units_of(state, chain),
+        "explanation": f"Copolymerisation: the {table.name(before)} radical end of chain "
+        f"{chain['id']} adds {table.name(after)} (cross-propagation); the chain now grows "
+        f"with {table.name(after)} and has {plural(table.units_of(state, chain), 'unit')}.",
+    }
+    events.append(emitted(event))
 
 
 COPOLYMERIZE = play_step(CopolymerizeMove, verify_copolymerize, copolymerize, copolymerizations)
@@ -501,17 +499,16 @@ def terminate(state: State, seat: int, move: Move, events: list[Event]) -> None:
             f"hydrogen atom from chain {b['id']}, which is left with a C=C double bond: "
             f"{sizes} are two dead chains."
         )
-    events.append(
-        {
-            "type": "termination",
-            "seat": seat,
-            "mechanism": mechanism,
-            "card": card_json(card),
-            "joined": [a["id"], b["id"]] if mechanism == COMBINATION else [],
-            "chains": [table.shown(state, c) for c in done],
-            "explanation": text + f" Terminated chains are set aside and score for seat {seat}.",
-        }
-    )
+    event: TerminationEvent = {
+        "type": "termination",
+        "seat": seat,
+        "mechanism": mechanism,
+        "card": card_json(card),
+        "joined": [a["id"], b["id"]] if mechanism == COMBINATION else [],
+        "chains": [table.shown(state, c) for c in done],
+        "explanation": text + f" Terminated chains are set aside and score for seat {seat}.",
+    }
+    events.append(emitted(event))
 
 
 TERMINATE = play_step(TerminateMove, verify_terminate, terminate, terminations)

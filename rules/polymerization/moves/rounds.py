@@ -12,12 +12,15 @@ from typing import Annotated, Literal, NotRequired, TypedDict
 from rules.core import Event, Move, RuleViolation, State
 from rules.shapes import Count, F, Seat
 from rules.text import plural
+from rules.zones import emitted
 
 from .. import seed
-from ..cards import AIBN_KEY, INITIATOR, TEMPO, card_json, face
+from ..cards import AIBN_KEY, INITIATOR, TEMPO, face
 from ..chains import CAPPED, GROWING, TERMINATED, current_monomer, values
 from ..layout import DISCARD, LAYOUT, TABLE
+from ..shown import card_json
 from ..wire import (
+    INITIATOR_KEY,
     LIST_MAX,
     ROUND_CARDS,
     Card,
@@ -137,17 +140,16 @@ def initiate(state: State, seat: int, move: Move, events: list[Event]) -> None:
             if len(lists) == 2
             else "; one is lost before it meets a monomer (initiator efficiency below 1)"
         )
-    events.append(
-        {
-            "type": "initiation",
-            "seat": seat,
-            "initiator": initiator.key,
-            "card": card_json(card),
-            "radicals": initiator.radicals,
-            "chains": [table.shown(state, c) for c in started],
-            "explanation": f"Initiation: {how}. Started: {names}.",
-        }
-    )
+    event: InitiationEvent = {
+        "type": "initiation",
+        "seat": seat,
+        "initiator": INITIATOR_KEY[initiator.key],
+        "card": card_json(card),
+        "radicals": initiator.radicals,
+        "chains": [table.shown(state, c) for c in started],
+        "explanation": f"Initiation: {how}. Started: {names}.",
+    }
+    events.append(emitted(event))
 
 
 INITIATE = play_step(InitiateMove, verify_initiate, initiate, initiations)
@@ -212,19 +214,18 @@ def propagate(state: State, seat: int, move: Move, events: list[Event]) -> None:
     chain = table.grow(chain, cards)
     table.put(state, chain)
     after = table.units_of(state, chain)
-    events.append(
-        {
-            "type": "propagation",
-            "seat": seat,
-            "chain": chain["id"],
-            "cards": [card_json(c) for c in cards],
-            "units_added": after - before,
-            "units": after,
-            "explanation": f"Propagation: the radical end of chain {chain['id']} adds "
-            f"{plural(after - before, table.name(current_monomer(chain)) + ' unit')} (values "
-            f"{table.values_text(cards)}); the chain now has {plural(after, 'unit')}.",
-        }
-    )
+    event: PropagationEvent = {
+        "type": "propagation",
+        "seat": seat,
+        "chain": chain["id"],
+        "cards": [card_json(c) for c in cards],
+        "units_added": after - before,
+        "units": after,
+        "explanation": f"Propagation: the radical end of chain {chain['id']} adds "
+        f"{plural(after - before, table.name(current_monomer(chain)) + ' unit')} (values "
+        f"{table.values_text(cards)}); the chain now has {plural(after, 'unit')}.",
+    }
+    events.append(emitted(event))
 
 
 PROPAGATE = play_step(PropagateMove, verify_propagate, propagate, propagations)
@@ -322,20 +323,19 @@ def reactivate(state: State, seat: int, move: Move, events: list[Event]) -> None
         if cards
         else f"; it has {plural(after, 'unit')}"
     )
-    events.append(
-        {
-            "type": "reactivation",
-            "seat": seat,
-            "chain": chain["id"],
-            "card": card_json(tempo),
-            "cards": [card_json(c) for c in cards],
-            "units_added": after - before,
-            "units": after,
-            "explanation": f"Reactivation: the C-O bond of dormant chain {chain['id']} "
-            "breaks, TEMPO* is released (to the discard stack) and the chain is a growing "
-            f"radical again{grown}.",
-        }
-    )
+    event: ReactivationEvent = {
+        "type": "reactivation",
+        "seat": seat,
+        "chain": chain["id"],
+        "card": card_json(tempo),
+        "cards": [card_json(c) for c in cards],
+        "units_added": after - before,
+        "units": after,
+        "explanation": f"Reactivation: the C-O bond of dormant chain {chain['id']} "
+        "breaks, TEMPO* is released (to the discard stack) and the chain is a growing "
+        f"radical again{grown}.",
+    }
+    events.append(emitted(event))
 
 
 REACTIVATE = play_step(ReactivateMove, verify_reactivate, reactivate, reactivations)

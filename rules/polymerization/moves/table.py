@@ -9,11 +9,13 @@ from typing import Any
 from rules.core import State
 
 from ..cards import MONOMERS, TEMPO_FACE, face
-from ..chains import GROWING, Chain, chain_view, units
+from ..chains import GROWING, Chain, units
 from ..layout import LAYOUT, TABLE, hand, set_aside
+from ..shown import chain_view
+from ..wire import Chain as ChainView
 
 
-def shown(state: State, chain: Mapping[str, Any]) -> dict[str, Any]:
+def shown(state: State, chain: Mapping[str, Any]) -> ChainView:
     """A chain as views and events show it."""
     opts = state["options"]
     return chain_view(chain, opts["units_per_card"], opts["propagation"], opts["end_groups"])

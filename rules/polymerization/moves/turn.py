@@ -14,11 +14,13 @@ from rules.actions import Action, Candidates, Verify
 from rules.core import Event, Move, RuleViolation, State, left_of
 from rules.shapes import Count, F, Seat
 from rules.wire import GameOver
+from rules.zones import emitted
 
 from .. import seed
-from ..cards import card_json, face
+from ..cards import face
 from ..layout import DISCARD, LAYOUT, STACK, hand
 from ..scoring import outcome, seat_breakdown
+from ..shown import card_json
 from ..wire import Card, CardNo, EndReason, Explanation
 from . import checks
 from .faces import hand_by_face
@@ -122,29 +124,26 @@ def draw(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     new["zones"] = zones
     new["phase"] = "play"
     left = len(zones["stack"])
-    events: list[Event] = [
-        LAYOUT.moved(
-            {"type": "card_drawn", "seat": seat, "stack_count": left},
-            drawn,
-            STACK,
-            hand(seat),
-            players,
-            card_json,
-        )
-    ]
+    # which card only the drawer sees: the layout puts it under ``private``
+    drew: CardDrawnEvent = {
+        "type": "card_drawn",
+        "seat": seat,
+        "stack_count": left,
+        "count": len(drawn),
+    }
+    events = [LAYOUT.moved(drew, drawn, STACK, hand(seat), players, card_json)]
     if not left:
         then = (
             "from now on each seat plays a round or discards without drawing"
             if new["options"]["empty_stack"] == "play_on"
             else "the game ends after this turn"
         )
-        events.append(
-            {
-                "type": "stack_empty",
-                "seat": seat,
-                "explanation": f"Seat {seat} took the last card of the stack: {then}.",
-            }
-        )
+        event: StackEmptyEvent = {
+            "type": "stack_empty",
+            "seat": seat,
+            "explanation": f"Seat {seat} took the last card of the stack: {then}.",
+        }
+        events.append(emitted(event))
     return new, events
 
 
@@ -182,20 +181,15 @@ def discard(state: State, seat: int, move: Move, events: list[Event]) -> None:
     players = int(state["players"])
     card = move["card"]
     state["zones"] = LAYOUT.move(state["zones"], hand(seat), DISCARD, [card])
-    events.append(
-        LAYOUT.moved(
-            {
-                "type": "card_discarded",
-                "seat": seat,
-                "explanation": f"Seat {seat} discards {face(card).name} face up.",
-            },
-            [card],
-            hand(seat),
-            DISCARD,
-            players,
-            card_json,
-        )
-    )
+    # face up on the discard stack: the layout shows the card to everyone
+    discarded: CardDiscardedEvent = {
+        "type": "card_discarded",
+        "seat": seat,
+        "explanation": f"Seat {seat} discards {face(card).name} face up.",
+        "count": 1,
+        "cards": [card_json(card)],
+    }
+    events.append(LAYOUT.moved(discarded, [card], hand(seat), DISCARD, players, card_json))
 
 
 DISCARD_CARD = play_step(DiscardMove, verify_discard, discard, discards)
@@ -228,15 +222,14 @@ def end_turn(state: State, seat: int, events: list[Event]) -> None:
     if not state["zones"]["hand"][seat] and state["ending"] is None:
         state["ending"] = seat
         lap_left = opts["end"] == "equal_turns" and seat != players - 1
-        events.append(
-            {
-                "type": "hand_emptied",
-                "seat": seat,
-                "finish_lap": lap_left,
-                "explanation": f"Seat {seat} has emptied its hand: the game ends"
-                + (" when every seat has had as many turns." if lap_left else " now."),
-            }
-        )
+        event: HandEmptiedEvent = {
+            "type": "hand_emptied",
+            "seat": seat,
+            "finish_lap": lap_left,
+            "explanation": f"Seat {seat} has emptied its hand: the game ends"
+            + (" when every seat has had as many turns." if lap_left else " now."),
+        }
+        events.append(emitted(event))
     if state["ending"] is not None and (opts["end"] == "immediate" or seat == players - 1):
         finish(state, "hand_emptied", events)
         return
@@ -251,27 +244,26 @@ def end_turn(state: State, seat: int, events: list[Event]) -> None:
     state["phase"] = "play"
 
 
-def finish(state: State, reason: str, events: list[Event]) -> None:
+def finish(state: State, reason: EndReason, events: list[Event]) -> None:
     state["phase"] = "over"
     state["end_reason"] = reason
     result = outcome(state)
     table = [seat_breakdown(state, s) for s in range(int(state["players"]))]
-    events.append(
-        {
-            "type": "game_over",
-            "reason": reason,
-            **result.to_json(),
-            "monomers": [t["monomers"] for t in table],
-            "mn": [t["mn"] for t in table],
-            "pdi": [t["pdi"] for t in table],
-            "explanation": (
-                "A player has emptied its hand: the game is over."
-                if reason == "hand_emptied"
-                else "The stack is empty: the game is over."
-            )
-            + " Only terminated chains count; growing and capped chains are left as they are.",
-        }
-    )
+    over: GameOverEvent = {
+        "type": "game_over",
+        "reason": reason,
+        **result.declared(),
+        "monomers": [t["monomers"] for t in table],
+        "mn": [t["mn"] for t in table],
+        "pdi": [t["pdi"] for t in table],
+        "explanation": (
+            "A player has emptied its hand: the game is over."
+            if reason == "hand_emptied"
+            else "The stack is empty: the game is over."
+        )
+        + " Only terminated chains count; growing and capped chains are left as they are.",
+    }
+    events.append(emitted(over))
 
 
 EVENTS = (CardDrawnEvent, StackEmptyEvent, CardDiscardedEvent, HandEmptiedEvent, GameOverEvent)

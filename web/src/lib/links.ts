@@ -1,7 +1,7 @@
 // The pages' addresses. A join link carries the seat's credential in the fragment
 // (after `#`), which the browser never sends to the server; the seat page moves it to
 // the tab's sessionStorage and takes it out of the address bar
-// (service/pages.py:join_link builds the same links on the server's side).
+// (service/games/pages.py:join_link builds the same links on the server's side).
 import type { Slug } from "./contract";
 
 export const seatPath = (slug: Slug, id: string, seat: number): string =>

@@ -64,10 +64,11 @@ from flask import Flask, Response, current_app, g, request
 from limits import RateLimitItem, parse_many
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .config import Settings
+from ..base.config import Settings
+from ..base.redis_client import RedisBackend
+from ..http.client import address
+from ..http.problems import Problem
 from .operators import operators
-from .problems import Problem
-from .redis_client import RedisBackend
 
 log = logging.getLogger("chemgames.limits")
 
@@ -505,16 +506,11 @@ def kind() -> str | None:
 
 def takes_credentials() -> bool:
     """Whether this request's operation reads a bearer credential (its documented
-    security names one: :func:`service.docs.operation` marks it)."""
+    security names one: :func:`service.games.docs.operation` marks it)."""
     view = current_app.view_functions.get(request.endpoint or "")
     cls = getattr(view, "view_class", None)
     fn = getattr(cls, request.method.lower(), None) if cls is not None else view
     return bool(getattr(fn, "takes_credentials", False))
-
-
-def address() -> str:
-    """The client's address (after the configured proxies: ``FORWARDED_HOPS``)."""
-    return request.remote_addr or "unknown"
 
 
 def operator_key() -> str:

@@ -26,9 +26,8 @@ from rules.core import At, Event, Extra, Move, RuleViolation, events_for, with_a
 from rules.records import Log, Step
 from rules.shapes import SAFE_INTEGER, Obj, shape
 
-from . import callbacks, examples, replays
-from .auth import bearer
-from .docs import (
+from ..games import examples, replays
+from ..games.docs import (
     AS_HOST,
     AS_OPERATOR_IF_REQUIRED,
     AS_SEAT,
@@ -44,11 +43,7 @@ from .docs import (
     merge,
     operation,
 )
-from .games import GameApi
-from .jsonio import json_response
-from .operators import caller, creator
-from .parsing import ApiBlueprint as Blueprint
-from .play import (
+from ..games.play import (
     apply_move,
     authorize,
     bots_block,
@@ -61,9 +56,9 @@ from .play import (
     seats_block,
     turn_block,
 )
-from .problems import Problem
-from .schemas import contract as c
-from .schemas.common import (
+from ..games.registry import GameApi
+from ..games.schemas import contract as c
+from ..games.schemas.common import (
     MoveField,
     OptionsField,
     StrictSchema,
@@ -75,9 +70,14 @@ from .schemas.common import (
     token_field,
     version_field,
 )
-from .sessions import flow
-from .sessions.blueprint import IDEMPOTENCY, SESSION_ERRORS, event_stream, idempotency_key
-from .tokens import Envelope
+from ..games.tokens import Envelope
+from ..http.auth import bearer
+from ..http.jsonio import json_response
+from ..http.parsing import ApiBlueprint as Blueprint
+from ..http.problems import Problem
+from ..school.operators import caller, creator
+from ..sessions import callbacks, flow
+from ..sessions.blueprint import IDEMPOTENCY, SESSION_ERRORS, event_stream, idempotency_key
 
 Codes = dict[int, list[str]]
 

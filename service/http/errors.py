@@ -15,9 +15,10 @@ from rules import shapes
 from rules.core import RuleViolation
 
 from .problems import Problem, from_violation
-from .sessions.flow import redis_down
 
 log = logging.getLogger("chemgames.errors")
+store_log = logging.getLogger("chemgames.sessions")
+REDIS_RETRY_AFTER_SECONDS = 2
 
 _BY_STATUS = {
     404: ("not_found", "There is nothing at {path}. The API lives under /v1; see /docs."),
@@ -117,7 +118,7 @@ def _summarise(errors: Any) -> str:
 
 
 class ProblemApi(Api):  # type: ignore[misc]  # flask-smorest has no type hints
-    """``Api`` whose documented errors are per-operation problems (see ``service.docs``):
+    """``Api`` whose documented errors are per-operation problems (see ``service.games.docs``):
     no generic default error response is added to each operation."""
 
     DEFAULT_ERROR_RESPONSE_NAME = None
@@ -132,6 +133,17 @@ def install_error_handlers(app: Flask) -> None:
     app.register_error_handler(Problem, _send)
     app.register_error_handler(RuleViolation, lambda e: _send(from_violation(e)))
     app.register_error_handler(Exception, _unexpected)
+
+
+def redis_down(err: redis.RedisError) -> Problem:
+    """The answer while the session store (Redis) cannot be reached: 503, retry soon."""
+    store_log.warning("redis unavailable: %s: %s", type(err).__name__, err)
+    return Problem(
+        "redis_unavailable",
+        "The session store (Redis) cannot be reached right now; retry in "
+        f"{REDIS_RETRY_AFTER_SECONDS} seconds. Stateless games are not affected.",
+        headers={"Retry-After": str(REDIS_RETRY_AFTER_SECONDS)},
+    )
 
 
 def _send(problem: Problem) -> Response:

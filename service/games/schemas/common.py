@@ -11,7 +11,7 @@ from rules import shapes
 from rules.core import RuleViolation
 from rules.shapes import SAFE_INTEGER
 
-from ..problems import Problem, from_violation
+from ...http.problems import Problem, from_violation
 from ..tokens import SEED_MAX
 from .derive import INTEGER, with_default
 

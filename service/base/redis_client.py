@@ -257,7 +257,7 @@ def _retry(timeout: float = 1.0) -> Retry:
 
 
 # A stream's pub/sub connection is never reconnected behind its back: the updates
-# published meanwhile would be missed silently (service/streams.py).
+# published meanwhile would be missed silently (service/http/streams.py).
 _NO_RETRY = Retry(NoBackoff(), retries=0)
 
 
@@ -371,7 +371,7 @@ class RedisBackend:
         """A client for the event streams' pub/sub connection on ``channel``.
 
         A process's streams share one pub/sub connection per node, held while any of them
-        is open (``service/streams.py``, ``Listener``), so streams take it from pools of
+        is open (``service/http/streams.py``, ``Listener``), so streams take it from pools of
         their own (``stream_connections`` per node), never from the pool moves use. On a
         cluster the connection goes to the node that serves the channel's slot (the
         session's node: sharded pub/sub delivers only there).

@@ -28,7 +28,7 @@ from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 from rules.records import Log, Step
 from rules.shapes import SAFE_INTEGER
 
-from .problems import Problem
+from ..http.problems import Problem
 
 FORMAT_VERSION = 3
 # format 1 (before bot seats) opens as a game without bots; 1 and 2 (before records)

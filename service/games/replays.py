@@ -14,7 +14,7 @@ What a replay may cost is bounded three ways (issue 27):
   runs. The longest game random bots play is 2,000 steps (Chemistry Battle at its
   1,000-round limit, two seats; ``bench/replay_steps.py``, bench/README.md).
 * **Budget.** A replay draws on the ``setup`` budget one unit per started
-  ``REPLAY_COST_BYTES`` of its body (service/limits.py).
+  ``REPLAY_COST_BYTES`` of its body (service/school/limits.py).
 * **Workers.** The rules run in a native thread (under gevent, the hub's thread pool),
   at most ``REPLAY_CONCURRENCY`` (1) per worker process at once (the others wait their
   turn), so the worker's other requests (``/healthz`` among them) are served while a
@@ -34,13 +34,13 @@ from webargs import core
 from rules import records, shapes
 from rules.core import At, RuleViolation
 
+from ..http.jsonio import json_response
+from ..http.parsing import ApiBlueprint as Blueprint
+from ..http.parsing import JsonParser
+from ..http.problems import Problem, from_violation
 from . import examples
 from .docs import BODY_ERRORS, LIMIT_HEADERS, PUBLIC, RATE_LIMITED, header, merge, operation
-from .games import GameApi
-from .jsonio import json_response
-from .parsing import ApiBlueprint as Blueprint
-from .parsing import JsonParser
-from .problems import Problem, from_violation
+from .registry import GameApi
 
 T = TypeVar("T")
 _gate: threading.BoundedSemaphore | None = None

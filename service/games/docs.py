@@ -15,7 +15,7 @@ from typing import Any
 from apispec import BasePlugin
 from flask_smorest import Blueprint
 
-from .problems import PROBLEM_JSON, SERVICE_PROBLEMS, TYPE_BASE
+from ..http.problems import PROBLEM_JSON, SERVICE_PROBLEMS, TYPE_BASE
 from .schemas.contract import BOOK, ref
 
 F = Callable[..., Any]
@@ -136,11 +136,11 @@ STATUS_HEADERS: Mapping[int, tuple[str, ...]] = {
     503: ("Retry-After",),
 }
 RATE_LIMITED: Mapping[int, tuple[str, ...]] = {429: ("rate_limited",)}
-"""What an operation that draws on a rate-limit budget may answer (service/limits.py):
+"""What an operation that draws on a rate-limit budget may answer (service/school/limits.py):
 every operation but the health probes (:func:`operation` adds it)."""
 CREDENTIALS_LIMITED: Mapping[int, tuple[str, ...]] = {429: ("too_many_failed_credentials",)}
 """What an operation that reads a bearer credential may answer once its address sent
-too many refused ones (service/limits.py; :func:`operation` adds it)."""
+too many refused ones (service/school/limits.py; :func:`operation` adds it)."""
 LIMIT_HEADERS = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
 
 
@@ -169,7 +169,7 @@ def _pascal(operation_id: str) -> str:
 
 
 def problem_schema(operation_id: str, codes: Iterable[str]) -> dict[str, str]:
-    """The operation's problem: :data:`~service.schemas.common.PROBLEM` with ``code`` an
+    """The operation's problem: :data:`~service.games.schemas.common.PROBLEM` with ``code`` an
     enum of exactly ``codes``, named ``<Operation>Problem`` (its codes:
     ``<Operation>Code``)."""
     ordered = sorted(set(codes))

@@ -9,7 +9,7 @@ from pathlib import Path
 from cryptography.fernet import Fernet
 
 # where docs/ and instance/ live: the checkout, or CHEMGAMES_HOME in an installed image
-ROOT = Path(os.environ.get("CHEMGAMES_HOME") or Path(__file__).resolve().parent.parent)
+ROOT = Path(os.environ.get("CHEMGAMES_HOME") or Path(__file__).resolve().parents[2])
 
 
 class ConfigError(ValueError):
@@ -113,11 +113,11 @@ class Settings:
     # how many proxies in front set X-Forwarded-For (the shipped nginx: 1), so that the
     # client's own address is the one limited
     forwarded_hops: int = 0
-    # work that falls due without a request (service/due.py): each worker runs it
+    # work that falls due without a request (service/sessions/due.py): each worker runs it
     due_work: bool = True
     due_poll_ms: int = 200
     due_lease_ms: int = 5000
-    # completion callbacks (service/callbacks.py)
+    # completion callbacks (service/sessions/callbacks.py)
     webhook_allow_private: bool = False
     webhook_timeout_seconds: float = 5.0
     webhook_backoff_seconds: tuple[float, ...] = (0, 5, 30, 120, 600, 1800, 3600, 7200, 14400)

@@ -15,8 +15,8 @@ from flask import current_app
 from rules.core import Event, Move, with_actor
 from rules.records import Log, Step
 
-from .games import GameApi
-from .problems import Problem
+from ..http.problems import Problem
+from .registry import GameApi
 from .tokens import SEED_MAX, Envelope, Sealer
 
 

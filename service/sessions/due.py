@@ -41,7 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .redis_client import ERRORS, RedisBackend
+from ..base.redis_client import ERRORS, RedisBackend
 
 log = logging.getLogger("chemgames.due")
 

@@ -11,7 +11,7 @@ duplicates by it), ``webhook-timestamp`` and ``webhook-signature``.
 
 Delivery is at least once. The commit that ends a game writes the event to the
 session's outbox in the same script as the move (so no ending is lost to a crash
-between the two), and makes the session's delivery work due (``service/due.py``);
+between the two), and makes the session's delivery work due (``service/sessions/due.py``);
 an attempt that fails (a network error, a timeout, a status other than 2xx) is tried
 again after each of ``WEBHOOK_BACKOFF_SECONDS`` (5 s up to 4 h: about 8 hours in
 all), then given up. Each attempt is logged where the operator can read it
@@ -50,8 +50,8 @@ from standardwebhooks.webhooks import Webhook
 
 from rules.times import iso
 
-from .games import GameApi
-from .problems import Problem
+from ..games.registry import GameApi
+from ..http.problems import Problem
 
 ENDED = "session.ended"
 MOVED = "session.moved"

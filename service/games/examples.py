@@ -14,7 +14,7 @@ from rules import records
 from rules.core import Event, GameRules, State, events_for, with_actor
 from rules.records import Log, Step
 
-from .games import GameApi
+from .registry import GameApi
 
 TOKEN = "gAAAAABpExampleOpaqueSealedStateToken..."
 GAME_ID = "3f9c2a7b1e0d4c5a6b7e8f90"

@@ -29,13 +29,13 @@ from marshmallow import fields, validate
 
 from rules.times import iso
 
-from .auth import bearer
-from .callbacks import Callback, delivery_log
-from .docs import OPERATOR, merge, operation
-from .jsonio import json_response
-from .parsing import ApiBlueprint as Blueprint
-from .problems import Problem
-from .sessions import flow
+from ..games.docs import OPERATOR, merge, operation
+from ..http.auth import bearer
+from ..http.jsonio import json_response
+from ..http.parsing import ApiBlueprint as Blueprint
+from ..http.problems import Problem
+from ..sessions import flow
+from ..sessions.callbacks import Callback, delivery_log
 
 
 def digest(key: str) -> bytes:

@@ -20,21 +20,21 @@ from flask.views import MethodView
 from rules.core import GameInfo
 from rules.shapes import Obj, shape
 
-from .config import ROOT
-from .docs import PUBLIC, header, operation
-from .games import GameApi
-from .http_cache import cacheable
-from .jsonio import json_response
-from .operators import operators
-from .parsing import ApiBlueprint as Blueprint
-from .problems import SERVICE_PROBLEMS, Problem
-from .schemas.common import (
+from ..base.config import ROOT
+from ..games.docs import PUBLIC, header, operation
+from ..games.registry import GameApi
+from ..games.schemas.common import (
     GameCatalogueSchema,
     HealthSchema,
     ProblemCatalogueSchema,
     ProblemKindSchema,
     game_detail_schema,
 )
+from ..http.http_cache import cacheable
+from ..http.jsonio import json_response
+from ..http.parsing import ApiBlueprint as Blueprint
+from ..http.problems import SERVICE_PROBLEMS, Problem
+from ..school.operators import operators
 
 # Swagger UI's own files for /docs (from the flask-swagger-ui package): no CDN needed
 swagger_assets = flask.Blueprint(

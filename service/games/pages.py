@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from urllib.parse import quote
 
@@ -28,10 +29,9 @@ from flask import Blueprint, Response, current_app, request, send_file
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response as BaseResponse
 
-from .lti import platforms as lti_platforms
-from .problems import Problem
+from ..http.problems import Problem
 
-BUILT = Path(__file__).resolve().parent / "static" / "play"
+BUILT = Path(__file__).resolve().parent.parent / "static" / "play"
 ASSETS = BUILT / "assets"
 
 # script, style, image and connection sources: this origin only; nothing inline, no
@@ -65,6 +65,11 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 PAGES = ("index", "new-game", "seat", "table", "lesson", "join")
 SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
+Framers = Callable[[str], Sequence[str]]
+"""The origins that may frame a page opened for an LTI platform, by the platform id its
+``?lti=`` names: the app hands in the LTI wing's (:func:`service.lti.platforms.framers`),
+so these pages need not know LTI."""
+
 
 def join_link(slug: str, session_id: str, seat: int, seat_token: str) -> str:
     """The seat page's path for a seat, its credential in the fragment (never sent to
@@ -87,27 +92,24 @@ def _page(name: str) -> tuple[bytes, str]:
     return data, hashlib.sha256(data).hexdigest()[:32]
 
 
-def frame_origins() -> list[str]:
+def frame_origins(framers: Framers) -> list[str]:
     """The origins that may frame this page: none, or, for a page an LTI launch opened
     (``?lti=<platform id>``), that registered platform's (service/lti/landing.py)."""
     platform_id = request.args.get("lti")
-    if not platform_id or "chemgames.redis" not in current_app.extensions:
-        return []
-    found = lti_platforms.get(platform_id)
-    return found.origins() if found is not None else []
+    return list(framers(platform_id)) if platform_id else []
 
 
-def _send_page(name: str) -> BaseResponse:
+def _send_page(name: str, framers: Framers) -> BaseResponse:
     try:
         data, tag = _page(name)
     except FileNotFoundError:  # a checkout whose web/ was never built
         raise NotFound() from None
     resp = Response(data, mimetype="text/html")
     resp.headers.update(PAGE_HEADERS)
-    framers = frame_origins()
-    if framers:
+    origins = frame_origins(framers)
+    if origins:
         resp.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY.replace(
-            "frame-ancestors 'none'", "frame-ancestors " + " ".join(framers)
+            "frame-ancestors 'none'", "frame-ancestors " + " ".join(origins)
         )
         del resp.headers["X-Frame-Options"]
     resp.set_etag(tag)
@@ -124,36 +126,36 @@ def _known(slug: str, session_id: str) -> None:
         raise NotFound()
 
 
-def make_blueprint() -> Blueprint:
+def make_blueprint(framers: Framers) -> Blueprint:
     blp = Blueprint("pages", __name__)
 
     @blp.get("/")
     def root() -> BaseResponse:
-        return _send_page("index")
+        return _send_page("index", framers)
 
     @blp.get("/play")
     def new_game() -> BaseResponse:
-        return _send_page("new-game")
+        return _send_page("new-game", framers)
 
     @blp.get("/play/join")
     def join() -> BaseResponse:
-        return _send_page("join")
+        return _send_page("join", framers)
 
     @blp.get("/play/lessons/<lesson_id>")
     def lesson(lesson_id: str) -> BaseResponse:
         if not SESSION_ID.fullmatch(lesson_id):
             raise NotFound()
-        return _send_page("lesson")
+        return _send_page("lesson", framers)
 
     @blp.get("/play/<slug>/<session_id>/seat/<int:seat>")
     def seat(slug: str, session_id: str, seat: int) -> BaseResponse:
         _known(slug, session_id)
-        return _send_page("seat")
+        return _send_page("seat", framers)
 
     @blp.get("/play/<slug>/<session_id>/table")
     def table(slug: str, session_id: str) -> BaseResponse:
         _known(slug, session_id)
-        return _send_page("table")
+        return _send_page("table", framers)
 
     @blp.get("/play/assets/<name>")
     def asset(name: str) -> BaseResponse:
