@@ -11,6 +11,7 @@ and headers, `worker_connections` bounds connections per worker, and
 
 from __future__ import annotations
 
+import gc
 import os
 import warnings
 from typing import Any
@@ -163,6 +164,16 @@ def on_starting(server: object) -> None:
             ) from None
         os.environ["REDIS_URL"] = url  # inherited by every worker
         print(f"no REDIS_URL: started an embedded Redis at {url}", flush=True)
+
+
+def post_worker_init(worker: object) -> None:
+    """Once the worker has loaded the app, before its first request: everything alive now
+    (modules, schemas, the rules' tables: about 160,000 objects) lives as long as the
+    worker, so the collector stops scanning it. Without this every full collection walked
+    all of it in the middle of requests: 0.3-0.6 s pauses measured under load, each one
+    in the latency of every request in flight on that worker."""
+    gc.collect()
+    gc.freeze()
 
 
 def pre_fork(server: object, worker: object) -> None:

@@ -8,10 +8,12 @@ and is stopped by its PID.
 
 from __future__ import annotations
 
+import gc
 import http.client
 import json
 import os
 import re
+import runpy
 import signal
 import socket
 import subprocess
@@ -324,6 +326,24 @@ def test_errors_gunicorn_answers_itself_are_problems(
     assert kind_status == 200
     if code != "http_error":  # http_error's status is the one it names
         assert (kind["status"], kind["title"]) == (status, problem["title"])
+
+
+def test_a_worker_freezes_what_it_loaded_before_its_first_request() -> None:
+    """gunicorn.conf.py's post_worker_init (gunicorn calls it once the worker has loaded
+    the app): what is alive then leaves the collector's scans, so no full collection
+    walks the app's objects in the middle of a request."""
+    config = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    loaded = {"schemas": [[n] for n in range(1000)]}
+    gc.unfreeze()
+    try:
+        config["post_worker_init"](object())
+        assert gc.get_freeze_count() >= 1000
+        tracked = {id(o) for o in gc.get_objects()}
+        assert id(loaded) not in tracked and id(loaded["schemas"][0]) not in tracked
+        made_later = [[1]]
+        assert any(o is made_later for o in gc.get_objects())
+    finally:
+        gc.unfreeze()
 
 
 def test_without_redis_url_or_embedded_redis_the_server_refuses_to_start(

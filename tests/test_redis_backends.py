@@ -8,16 +8,22 @@ nobody else's, and an unreachable cluster or Sentinel answering 503, not 500.
 
 from __future__ import annotations
 
+import queue
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
+from redis.backoff import NoBackoff
 from redis.crc import key_slot
+from redis.retry import Retry
 
 from service import create_app
-from service.base.redis_client import BadRedisUrl, RedisBackend, parse_url
+from service.base.redis_client import BadRedisUrl, Pool, RedisBackend, parse_url
 from service.http.streams import Subscription
 from service.sessions.store import SessionStore
 
@@ -163,3 +169,47 @@ def test_deleting_a_prefix_deletes_those_keys_and_no_others(redis_url: str) -> N
         backend.delete_prefix(mine)
         backend.delete_prefix(theirs)
         backend.close()
+
+
+class _CountingRetry(Retry):
+    """redis-py's retry, counting the calls that go through it."""
+
+    calls = 0
+
+    def call_with_retry(self, *args: Any, **kwargs: Any) -> Any:
+        _CountingRetry.calls += 1
+        return super().call_with_retry(*args, **kwargs)
+
+
+@pytest.mark.redis
+def test_a_pooled_connection_already_connected_goes_straight_to_its_command() -> None:
+    """redis-py asks a pooled connection to connect before each command: a connected one
+    answers at once, without the retry's machinery (only the command goes through it)."""
+    pool = Pool.from_url(
+        "redis://127.0.0.1:6379/15", max_connections=2, retry=_CountingRetry(NoBackoff(), 0)
+    )
+    client = redis.Redis(connection_pool=pool)
+    try:
+        assert client.ping()  # connects: through the retry, then the command
+        _CountingRetry.calls = 0
+        assert client.ping() and client.ping()
+        assert _CountingRetry.calls == 2, "one per command, none to find it connected"
+        assert isinstance(pool.pool, queue.LifoQueue)  # not under gevent: the standard one
+    finally:
+        client.close()
+        pool.disconnect()
+
+
+def test_in_a_gevent_worker_the_pool_waits_in_gevents_queue() -> None:
+    """Under gevent's patches (gunicorn's gevent worker), free connections wait in
+    gevent's own queue: no standard-library lock or condition on every command."""
+    code = (
+        "from gevent import monkey; monkey.patch_all()\n"
+        "from service.base.redis_client import Pool\n"
+        "pool = Pool.from_url('redis://127.0.0.1:6379/15', max_connections=2)\n"
+        "print(type(pool.pool).__module__)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.strip().startswith("gevent")

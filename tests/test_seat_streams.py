@@ -10,6 +10,7 @@ frame at the latest version, with every move's public events.
 
 from __future__ import annotations
 
+import copy
 import queue
 import threading
 from collections.abc import Callable
@@ -121,10 +122,15 @@ def _start(client: Any, slug: str) -> Hosted:
     return t
 
 
+@pytest.mark.parametrize("committed", ["here", "elsewhere"])
 @pytest.mark.parametrize("slug", sorted(GAMES))
 def test_every_frame_is_the_seats_own_view_and_the_public_events(
-    stream_app: Flask, slug: str
+    stream_app: Flask, slug: str, committed: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Built from the state the commit had (the stream in the process that made the
+    move) or from the one it published, opened (in any other)."""
+    if committed == "elsewhere":
+        monkeypatch.setattr(streams, "SEALED_KEPT", 0)
     client = stream_app.test_client()
     t = _start(client, slug)
     mine = seat_stream(t, 0)
@@ -192,12 +198,23 @@ def test_moves_faster_than_the_stream_are_one_frame_with_every_moves_events(
     client = stream_app.test_client()
     t = Hosted(client, ED, players=2, seed=8, options={"deal": DEAL_2})
     stream = seat_stream(t, 0)
+    before, _ = t.store.load(t.id)
+    assert before is not None
+    # a subscription of this process to the same channel: the process hands each message
+    # to all its subscriptions at once, so once this one has the third, the stream has all
+    beside = streams.Subscription(
+        t.store.stream_client(t.id), t.store.channel(t.id), sharded=before.sharded
+    )
     try:
         first = t.bot(1, "random")
         second = t.bot(0, "random")  # both selected: the reveal, hands pass
         third = t.bot(1, "random")
+        for version in (1, 2, 3):
+            got = beside.get(timeout=5)
+            assert got is not None and orjson.loads(got)["version"] == version
         frames = stream.until(lambda f: f["event"] == "update")
     finally:
+        beside.close()
         stream.close()
     (frame,) = frames
     data = frame["data"]
@@ -313,3 +330,52 @@ def test_a_message_without_the_state_is_read_back(
     finally:
         stream.close()
     assert frame_members(frame["data"]) == as_seat_sees_it(t, 0)
+
+
+@pytest.mark.parametrize("committed", ["here", "elsewhere"])
+def test_a_process_opens_a_commits_state_once_for_all_its_seats_streams(
+    stream_app: Flask, monkeypatch: pytest.MonkeyPatch, committed: str
+) -> None:
+    """Both seats' streams in one process: the state the commit published is opened once
+    for the two of them when another process committed it, and not at all when this one
+    did (it still has what it sealed); each frame is still exactly the seat's view."""
+    from service.games.play import sealer
+    from service.sessions import blueprint
+
+    if committed == "elsewhere":  # as in the worker that did not make the move
+        monkeypatch.setattr(streams, "SEALED_KEPT", 0)
+    opened: list[str] = []
+
+    class Counting:
+        def open(self, token: str, **kwargs: Any) -> Any:
+            opened.append(token)
+            return sealer().open(token, **kwargs)
+
+    monkeypatch.setattr(blueprint, "sealer", Counting)
+    t = Hosted(stream_app.test_client(), ED, players=2, seed=8, options={"deal": DEAL_2})
+    frames: queue.Queue[dict[str, Any]] = queue.Queue()
+    ready = threading.Barrier(3, timeout=5)
+
+    def follow(seat: int) -> None:
+        own = copy.copy(t)  # a client of its own: one stream per thread
+        own.client = stream_app.test_client()
+        stream = seat_stream(own, seat)
+        ready.wait()
+        try:
+            (frame,) = stream.until(lambda f: f["event"] == "update")
+            frames.put({"seat": seat, **frame})
+        finally:
+            stream.close()
+
+    threads = [threading.Thread(target=follow, args=(s,), daemon=True) for s in (0, 1)]
+    for thread in threads:
+        thread.start()
+    ready.wait()
+    t.bot(1, "random")
+    got = {f["seat"]: f for f in (frames.get(timeout=5), frames.get(timeout=5))}
+    for thread in threads:
+        thread.join(5)
+    assert len(opened) == (0 if committed == "here" else 1)
+    for seat in (0, 1):
+        assert got[seat]["data"]["version"] == 1
+        assert frame_members(got[seat]["data"]) == as_seat_sees_it(t, seat)

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import ctypes
 import multiprocessing
+import secrets
+import time
 from typing import Any
 
 import pytest
+import redis
 
 from service.http import streams
 from service.http.problems import Problem
 
-from .conftest import make_settings
+from .conftest import TEST_PREFIX, make_settings
 
 
 class FakeWorker:
@@ -213,3 +216,92 @@ def test_a_school_of_30_devices_with_4_streams_each_fits_the_default_share(
     for h in reversed(held):
         h.close()
     assert streams.open_streams() == 0
+
+
+def _stream_client(url: str, name: str) -> redis.Redis:
+    """A client as the streams' pool makes them, its connections named for CLIENT LIST."""
+    pool = redis.BlockingConnectionPool.from_url(url, max_connections=4, client_name=name)
+    return redis.Redis(connection_pool=pool)
+
+
+def _connections(admin: redis.Redis, name: str) -> list[dict[str, Any]]:
+    return [c for c in admin.client_list() if c.get("name") == name]
+
+
+def _followers(admin: redis.Redis, channel: str, sharded: bool) -> int:
+    counts = admin.pubsub_shardnumsub(channel) if sharded else admin.pubsub_numsub(channel)
+    return int(counts[0][1])
+
+
+def _until(check: Any, seconds: float = 5.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "not within the time"
+        time.sleep(0.02)
+
+
+@pytest.mark.redis
+@pytest.mark.parametrize("sharded", [False, True], ids=["subscribe", "ssubscribe"])
+def test_a_process_follows_a_channel_once_for_all_its_streams(
+    redis_url: str, sharded: bool
+) -> None:
+    """Two streams of one session in one process: one subscription in Redis, each message
+    received once and handed to both (what they derive from it, derived once), and the
+    connection kept for the next stream rather than a new one made."""
+    name = f"streams-{secrets.token_hex(4)}"
+    channel = f"{TEST_PREFIX}{name}"
+    client, admin = _stream_client(redis_url, name), redis.Redis.from_url(redis_url)
+    publish = admin.spublish if sharded else admin.publish
+    try:
+        seat, table = (streams.Subscription(client, channel, sharded=sharded) for _ in "ab")
+        assert _followers(admin, channel, sharded) == 1
+        publish(channel, b'{"version": 1}')
+        first, second = seat.next(timeout=2), table.next(timeout=2)
+        assert first is not None and first is second
+        assert first.payload() == {"version": 1} and first.data == b'{"version": 1}'
+        seat.close()
+        publish(channel, b'{"version": 2}')
+        assert table.get(timeout=2) == b'{"version": 2}'
+        table.close()
+        _until(lambda: _followers(admin, channel, sharded) == 0)
+        assert len(_connections(admin, name)) == 1
+        later = streams.Subscription(client, channel, sharded=sharded)
+        try:
+            publish(channel, b'{"version": 3}')
+            assert later.get(timeout=2) == b'{"version": 3}'
+            assert len(_connections(admin, name)) == 1, "the same connection, not a new one"
+        finally:
+            later.close()
+    finally:
+        client.close()
+        admin.close()
+
+
+@pytest.mark.redis
+def test_a_lost_connection_fails_every_stream_on_it_and_is_never_silently_replaced(
+    redis_url: str,
+) -> None:
+    """The process's pub/sub connection dropped: each stream on it is told (so it says
+    `error` and its client resyncs), again on every read, and a stream opened afterwards
+    is served on a new connection."""
+    name = f"streams-{secrets.token_hex(4)}"
+    channel = f"{TEST_PREFIX}{name}"
+    client, admin = _stream_client(redis_url, name), redis.Redis.from_url(redis_url)
+    try:
+        one, two = (streams.Subscription(client, channel, sharded=False) for _ in "ab")
+        (held,) = _connections(admin, name)
+        admin.client_kill_filter(_id=held["id"])
+        for subscription in (one, two, one):
+            with pytest.raises(redis.ConnectionError):
+                subscription.get(timeout=5)
+        one.close()
+        two.close()
+        fresh = streams.Subscription(client, channel, sharded=False)
+        try:
+            admin.publish(channel, b'{"version": 1}')
+            assert fresh.get(timeout=2) == b'{"version": 1}'
+        finally:
+            fresh.close()
+    finally:
+        client.close()
+        admin.close()

@@ -1,13 +1,13 @@
 """A bound on the event streams one instance holds open at once.
 
-Anyone may open a session and follow it, and a stream holds a connection, a Redis
-pub/sub connection (:class:`Subscription`) and a greenlet for up to
-``SSE_MAX_SECONDS``. Each address and each operator has a share of them
-(``SSE_MAX_STREAMS_PER_ADDRESS``, ``SSE_MAX_STREAMS_PER_OPERATOR``, across every instance:
-:class:`Shares`); past its share a new stream is refused ``429 stream_share_exceeded``,
-so that no one address can take every slot. Past the instance's bound
-(``SSE_MAX_STREAMS``) a new stream is refused with ``503 too_many_streams`` and
-``Retry-After``, before anything is held.
+Anyone may open a session and follow it, and a stream holds a connection, a
+subscription (:class:`Subscription`, on its process's one pub/sub connection:
+:class:`Listener`) and a greenlet for up to ``SSE_MAX_SECONDS``. Each address and each
+operator has a share of them (``SSE_MAX_STREAMS_PER_ADDRESS``,
+``SSE_MAX_STREAMS_PER_OPERATOR``, across every instance: :class:`Shares`); past its
+share a new stream is refused ``429 stream_share_exceeded``, so that no one address can
+take every slot. Past the instance's bound (``SSE_MAX_STREAMS``) a new stream is refused
+with ``503 too_many_streams`` and ``Retry-After``, before anything is held.
 
 An instance is one gunicorn master and its workers. gunicorn.conf.py calls
 :func:`share` in the master before it forks, so the counts live in shared memory:
@@ -31,16 +31,18 @@ service.http.problems.Problem: This instance already serves its limit of 1 event
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import ctypes
 import multiprocessing
+import queue
 import threading
 import uuid
 from collections.abc import MutableSequence
 from typing import Any
 
+import orjson
 import redis
-from redis.client import PubSub
 
 from .problems import Problem
 
@@ -186,16 +188,279 @@ class SubscriptionLost(redis.ConnectionError):
     """The server dropped the stream's subscription (its slot moved to another node)."""
 
 
+class Published:
+    """One message of a channel as this process received it, handed to every stream of
+    the process that follows the channel: what the streams derive from it (its parsed
+    members, the state it carries opened, a public frame) is derived once, in
+    ``derived``, for all of them. Nothing derived may be changed by a stream."""
+
+    __slots__ = ("_payload", "data", "derived")
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.derived: dict[str, Any] = {}
+        self._payload: dict[str, Any] | None = None
+
+    def payload(self) -> dict[str, Any]:
+        """The message's members (shared: read them, never change them)."""
+        if self._payload is None:
+            self._payload = orjson.loads(self.data)
+        return self._payload
+
+
+class _Lost:
+    """Put in a subscription's inbox when its subscription ended under it."""
+
+    __slots__ = ("moved", "reason")
+
+    def __init__(self, reason: str, moved: bool) -> None:
+        self.reason, self.moved = reason, moved
+
+    def error(self) -> redis.ConnectionError:
+        return SubscriptionLost(self.reason) if self.moved else redis.ConnectionError(self.reason)
+
+
+_Key = tuple[bool, bytes]  # (sharded, channel)
+
+
+class _Channel:
+    """The subscriptions of this process to one channel, and whether Redis confirmed it."""
+
+    __slots__ = ("confirmed", "subscribers")
+
+    def __init__(self) -> None:
+        self.subscribers: list[Subscription] = []
+        self.confirmed = threading.Event()
+
+
+class Listener:
+    """This process's one pub/sub connection to one Redis node, shared by all its streams.
+
+    Each channel is subscribed once, however many of the process's streams follow it (a
+    session's seats, its table page), and Redis sends each message once to the process;
+    a reader (a greenlet in a gevent worker, else a thread) hands it to each stream's
+    inbox. The connection comes from the pool of the ``client`` it was made for (the
+    streams' own: moves never wait for it) and goes back to it, still connected, when
+    the process follows no channel any more: a stream opened later does not connect
+    again. It is never reconnected behind the streams' backs: once lost, every stream
+    on it is told (``Subscription.get`` raises), and later streams get a new one.
+    """
+
+    # how long the reader waits for a message before it checks the connection (a PING)
+    IDLE_SECONDS = 15.0
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.client = client
+        self._lock = threading.Lock()
+        self._conn: Any = None
+        self._closed = False
+        self._broken = False
+        self._channels: dict[_Key, _Channel] = {}
+        # what each command sent still owes, in order (Redis answers them in order):
+        # (channel, its subscribers) for a subscribe, (channel, None) for an
+        # unsubscribe, (None, None) for a PING
+        self._owed: collections.deque[tuple[_Key | None, _Channel | None]] = collections.deque()
+
+    # the streams' side ---------------------------------------------------------------
+    def follow(self, subscription: Subscription, confirm_timeout: float) -> bool:
+        """Add ``subscription`` to its channel, once Redis confirmed it (False: this
+        listener has closed meanwhile; take another)."""
+        key = (subscription.sharded, subscription.channel)
+        with self._lock:
+            if self._closed:
+                return False
+            if self._conn is None:
+                self._start()
+            channel = self._channels.get(key)
+            if channel is None:
+                channel = self._channels[key] = _Channel()
+                self._send("SSUBSCRIBE" if key[0] else "SUBSCRIBE", key, channel)
+            channel.subscribers.append(subscription)
+        if not channel.confirmed.wait(confirm_timeout):
+            self.leave(subscription)
+            raise redis.TimeoutError("the subscription was not confirmed")
+        return True
+
+    def leave(self, subscription: Subscription) -> None:
+        key = (subscription.sharded, subscription.channel)
+        with self._lock:
+            channel = self._channels.get(key)
+            if channel is None or subscription not in channel.subscribers:
+                return
+            channel.subscribers.remove(subscription)
+            if channel.subscribers or self._closed:
+                return
+            del self._channels[key]
+            self._send("SUNSUBSCRIBE" if key[0] else "UNSUBSCRIBE", key, None)
+
+    # under the lock -----------------------------------------------------------------
+    def _start(self) -> None:
+        pool = self.client.connection_pool
+        conn: Any = pool.get_connection()
+        try:
+            conn.register_connect_callback(self._reconnected)
+            # RESP3 hands pub/sub messages to this function; redis-py's default writes
+            # each whole message into a debug log line, logged or not
+            conn._parser.set_pubsub_push_handler(_as_is)
+        except BaseException:
+            pool.release(conn)
+            raise
+        self._conn = conn
+        thread = threading.Thread(target=self._read, name="chemgames-listener", daemon=True)
+        thread.start()
+
+    def _send(self, command: str, key: _Key | None, channel: _Channel | None) -> None:
+        self._owed.append((key, channel))
+        try:
+            if key is None:
+                self._conn.send_command(command, check_health=False)
+            else:
+                self._conn.send_command(command, key[1], check_health=False)
+        except Exception as err:
+            self._lose(f"the event stream's Redis connection failed: {err}")
+            if channel is not None:
+                raise redis.ConnectionError(str(err)) from err
+
+    def _lose(self, reason: str, key: _Key | None = None, moved: bool = False) -> None:
+        """Tell the streams of ``key`` (None: of every channel, and close: the connection
+        is unusable) that their subscription is gone."""
+        keys = [key] if key is not None else list(self._channels)
+        for k in keys:
+            channel = self._channels.pop(k, None)
+            if channel is None:
+                continue
+            for subscription in channel.subscribers:
+                subscription.inbox.put(_Lost(reason, moved))
+            channel.confirmed.set()  # a stream still waiting for it reads its inbox
+        if key is None:
+            self._closed = self._broken = True
+            _forget(self)
+
+    def _reconnected(self, conn: Any) -> None:
+        # redis-py reconnects a dropped connection on its next read: its subscriptions
+        # would be gone without a word, so that read fails instead
+        raise redis.ConnectionError("the event stream's Redis connection was lost")
+
+    # the reader --------------------------------------------------------------------
+    def _read(self) -> None:
+        conn = self._conn
+        try:
+            while True:
+                if not conn.can_read(timeout=self.IDLE_SECONDS):
+                    with self._lock:
+                        if self._done():
+                            return
+                        self._send("PING", None, None)  # a dead peer fails it
+                    continue
+                try:
+                    reply = conn.read_response(push_request=True)
+                except redis.ResponseError as err:  # a command's refusal (say, MOVED)
+                    reply = err
+                with self._lock:
+                    self._dispatch(reply)
+                    if self._done():
+                        return
+        except Exception as err:  # the connection failed: every stream on it is told
+            with self._lock:
+                if not self._broken:
+                    self._lose(f"the event stream's Redis connection failed: {err}")
+        finally:
+            conn.deregister_connect_callback(self._reconnected)
+            if self._broken:
+                conn.disconnect()
+            self.client.connection_pool.release(conn)
+
+    def _done(self) -> bool:
+        """Closed, or following nothing and owed nothing: the connection can go back."""
+        if not self._closed and (self._channels or self._owed):
+            return False
+        if not self._closed:
+            self._closed = True
+            _forget(self)
+        return True
+
+    def _dispatch(self, reply: Any) -> None:
+        kind = ""
+        if isinstance(reply, list) and len(reply) >= 2:
+            kind = reply[0].decode() if isinstance(reply[0], bytes) else str(reply[0])
+        if kind in ("message", "smessage") and len(reply) >= 3:
+            channel = self._channels.get((kind == "smessage", reply[1]))
+            if channel is not None:
+                published = Published(reply[2])
+                for subscription in channel.subscribers:
+                    subscription.inbox.put(published)
+            return
+        key = (kind.startswith("s"), reply[1]) if kind.endswith("subscribe") else None
+        owed_key, owed_channel = self._owed[0] if self._owed else (None, None)
+        if kind in ("unsubscribe", "sunsubscribe") and (
+            owed_key != key or owed_channel is not None
+        ):  # not asked for: the server dropped it (the channel's slot moved)
+            self._lose("the session's channel moved to another node", key, moved=True)
+            return
+        if not self._owed:
+            return
+        self._owed.popleft()
+        if isinstance(reply, redis.ResponseError):
+            if owed_key is not None and self._channels.get(owed_key) is owed_channel:
+                moved = str(reply).startswith("MOVED")
+                self._lose(f"Redis refused the subscription: {reply}", owed_key, moved)
+        elif owed_channel is not None:
+            owed_channel.confirmed.set()
+
+
+def _as_is(message: Any) -> Any:
+    return message
+
+
+_listeners: dict[int, Listener] = {}
+_listeners_lock = threading.Lock()  # held for no I/O: safe before gevent patches it
+
+
+def _listener(client: redis.Redis) -> Listener:
+    with _listeners_lock:
+        found = _listeners.get(id(client))
+        if found is None or found.client is not client:
+            found = _listeners[id(client)] = Listener(client)
+        return found
+
+
+def _forget(listener: Listener) -> None:
+    with _listeners_lock:
+        if _listeners.get(id(listener.client)) is listener:
+            del _listeners[id(listener.client)]
+
+
+# The states this process sealed lately, by their sealed token: a commit's message
+# carries the token it stored, and a stream of the same process that receives it builds
+# its frames from the state the commit had, instead of opening the token again.
+SEALED_KEPT = 64
+_sealed: dict[str, Any] = {}
+_sealed_lock = threading.Lock()  # held for no I/O: safe before gevent patches it
+
+
+def sealed_here(token: str, state: Any) -> None:
+    """Remember that ``token`` seals ``state`` (the latest ``SEALED_KEPT`` are kept)."""
+    with _sealed_lock:
+        _sealed[token] = state
+        while len(_sealed) > SEALED_KEPT:
+            del _sealed[next(iter(_sealed))]
+
+
+def sealed_state(token: str) -> Any:
+    """What ``token`` seals, if this process sealed it lately (else None)."""
+    return _sealed.get(token)
+
+
 class Subscription:
     """One stream's subscription to a session's channel of public events.
 
     ``sharded`` (the session's node runs Redis 7) subscribes with ``SSUBSCRIBE`` on the
     node that serves the channel's slot, matching the commit's ``SPUBLISH``; else with
-    ``SUBSCRIBE``. The connection comes from the pool ``client`` was built with: streams
-    hold theirs for as long as they are open, so they never take the ones moves need
-    (``service/base/redis_client.py``), and it is never silently reconnected: a lost
-    connection raises, the stream says ``error``, and the client resyncs instead of
-    missing the updates published meanwhile.
+    ``SUBSCRIBE``. It is made through this process's :class:`Listener` for ``client``'s
+    node (one pub/sub connection for all the process's streams), and confirmed by Redis
+    before it returns: every later commit reaches it. A lost connection is never
+    silently replaced: :meth:`get` raises, the stream says ``error``, and the client
+    resyncs instead of missing the updates published meanwhile.
     """
 
     def __init__(
@@ -203,34 +468,30 @@ class Subscription:
     ) -> None:
         self.channel = channel.encode()
         self.sharded = sharded
-        self._pubsub: PubSub = client.pubsub()  # type: ignore[no-untyped-call]
-        if sharded:
-            self._pubsub.ssubscribe(channel)
-        else:
-            self._pubsub.subscribe(channel)
-        # confirmed before the stream's first frame: every later commit reaches it
-        confirmation = self._pubsub.get_message(timeout=confirm_timeout)
-        kind = confirmation and confirmation["type"]
-        if kind not in ("subscribe", "ssubscribe", b"subscribe", b"ssubscribe"):
-            self._pubsub.close()
-            raise redis.TimeoutError("the subscription was not confirmed")
+        # looked up now, not at import: in a gevent worker, gevent's cooperative queue
+        self.inbox: Any = queue.SimpleQueue()
+        self._listener = _listener(client)
+        while not self._listener.follow(self, confirm_timeout):
+            self._listener = _listener(client)
+
+    def next(self, timeout: float) -> Published | None:
+        """The next message, or None when ``timeout`` seconds pass without one."""
+        try:
+            item = self.inbox.get(timeout=timeout) if timeout > 0 else self.inbox.get_nowait()
+        except queue.Empty:
+            return None
+        if isinstance(item, _Lost):
+            self.inbox.put(item)  # every later read fails the same way
+            raise item.error()
+        return item  # type: ignore[no-any-return]
 
     def get(self, timeout: float) -> bytes | None:
         """The next message's data, or None when ``timeout`` seconds pass without one."""
-        message = self._pubsub.get_message(timeout=timeout)
-        while message is not None:
-            kind = message["type"]
-            if isinstance(kind, bytes):
-                kind = kind.decode()
-            if kind in ("message", "smessage"):
-                return message["data"]  # type: ignore[no-any-return]
-            if kind in ("unsubscribe", "sunsubscribe") and message["channel"] == self.channel:
-                raise SubscriptionLost("the session's channel moved to another node")
-            message = self._pubsub.get_message(timeout=0)  # a subscribe confirmation
-        return None
+        published = self.next(timeout)
+        return None if published is None else published.data
 
     def close(self) -> None:
-        self._pubsub.close()
+        self._listener.leave(self)
 
 
 # gunicorn master hooks (gunicorn.conf.py) ---------------------------------------------

@@ -87,6 +87,12 @@ def _sse(event: str, data: Any, event_id: int | None = None) -> str:
     return f"{head}event: {event}\ndata: {orjson.dumps(data).decode()}\n\n"
 
 
+def _sse_bytes(event: str, data: Any, event_id: int | None = None) -> bytes:
+    """:func:`_sse`, as the bytes the response sends (no decoding and encoding again)."""
+    head = b"id: %d\n" % event_id if event_id is not None else b""
+    return b"%sevent: %s\ndata: %s\n\n" % (head, event.encode(), orjson.dumps(data))
+
+
 class EventsQuerySchema(StrictSchema):
     """``GET /sessions/{id}/events?seat=``: whose view to push (none: public events only)."""
 
@@ -179,7 +185,7 @@ def _seat_frame(loaded: flow.Loaded, seat: int, finished: bool) -> dict[str, Any
 
 def _stream(
     loaded: flow.Loaded, max_seconds: float, heartbeat: float, seat: int | None = None
-) -> Iterator[str]:
+) -> Iterator[bytes]:
     api = loaded.api
     st = flow.store()
     session_id = loaded.id
@@ -195,7 +201,7 @@ def _stream(
         env = loaded.env
         finished = api.game.outcome(env.state).finished
         deadline = api.clock.deadline(env.state) if api.clock else None
-        yield "retry: 2000\n\n"
+        yield b"retry: 2000\n\n"
         hello = {
             "session_id": session_id,
             "version": loaded.session.version,
@@ -206,71 +212,93 @@ def _stream(
         seen = loaded.session.version
         if seat is not None:
             hello = _seat_frame(loaded, seat, finished)
-        yield _sse("hello", hello, seen)
+        yield _sse_bytes("hello", hello, seen)
         started = time.monotonic()
         while not finished and time.monotonic() - started < max_seconds:
             wait = heartbeat
             if deadline is not None:
                 wait = min(wait, max(0.05, (deadline - st.now_ms(session_id)) / 1000))
-            data = subscription.get(timeout=wait)
-            if data is None:
+            published = subscription.next(timeout=wait)
+            if published is None:
                 if deadline is not None and st.now_ms(session_id) >= deadline:
                     flow.expire_if_due(flow.load(api, session_id))  # publishes to everyone
-                yield ": keep-alive\n\n"
+                yield b": keep-alive\n\n"
                 continue
-            payload = orjson.loads(data)
+            payload = published.payload()  # shared with the process's other streams
             if "ended" in payload:  # its operator ended the session: nothing more will come
-                yield _sse("end", payload)
+                yield _sse_bytes("end", payload)
                 return
             if payload.get("version", seen + 1) <= seen:  # published before the re-read
                 continue
             if seat is None:
-                payload.pop("sealed", None)  # the stored state (sealed): never on a stream
+                frame = _public_frame(published)
             else:
-                payload = _next_seat_frame(loaded, subscription, payload, seat)
+                payload = _next_seat_frame(loaded, subscription, published, seat)
                 if "ended" in payload:  # its operator ended the session meanwhile
-                    yield _sse("end", payload)
+                    yield _sse_bytes("end", payload)
                     return
                 seen = payload["version"]
+                frame = _sse_bytes("update", payload, payload["version"])
             finished = bool(payload.get("finished"))
             deadline = payload.get("deadline_ms", deadline) if not finished else None
-            yield _sse("update", payload, payload.get("version"))
-        yield _sse("end", {"session_id": session_id, "finished": finished})
+            yield frame
+        yield _sse_bytes("end", {"session_id": session_id, "finished": finished})
     except redis.RedisError as err:
-        yield _sse("error", redis_down(err).body())
+        yield _sse_bytes("error", redis_down(err).body())
     except Problem as err:
-        yield _sse("error", err.body())
+        yield _sse_bytes("error", err.body())
     finally:
         if subscription is not None:
             subscription.close()
 
 
+def _public_frame(published: streams.Published) -> bytes:
+    """A public stream's ``update`` for ``published``: the message without the state it
+    carries (sealed: never on a stream), built once for every public stream of this
+    process that follows the session."""
+    frame: bytes | None = published.derived.get("public")
+    if frame is None:
+        payload = published.payload()
+        public = {k: v for k, v in payload.items() if k != "sealed"}
+        frame = published.derived["public"] = _sse_bytes("update", public, payload.get("version"))
+    return frame
+
+
 def _next_seat_frame(
-    loaded: flow.Loaded, subscription: streams.Subscription, first: dict[str, Any], seat: int
+    loaded: flow.Loaded,
+    subscription: streams.Subscription,
+    first: streams.Published,
+    seat: int,
 ) -> dict[str, Any]:
     """The seat's frame after the published message ``first``, or the operator's message
     that ended the session meanwhile.
 
     Every commit's message carries the state it stored, sealed (``sealed``), so the view
-    is built without reading the session back. Messages already received are folded into
+    is built without reading the session back; it is opened once for every seat's stream
+    of this process that follows the session, and not at all in the process that
+    committed it (it still has the state it sealed). Messages already received are folded into
     one frame: the latest state, with every message's public events in order.
     """
     latest = first
-    events = list(first.get("events", ()))
-    while (data := subscription.get(timeout=0)) is not None:
-        message = orjson.loads(data)
+    events = list(first.payload().get("events", ()))
+    while (published := subscription.next(timeout=0)) is not None:
+        message = published.payload()
         if "ended" in message:
-            return message  # type: ignore[no-any-return]
+            return message
         events.extend(message.get("events", ()))
-        if int(message.get("version", -1)) > int(latest["version"]):
-            latest = message
-    if "sealed" in latest:
-        info = loaded.api.game.info
-        env = sealer().open(latest["sealed"], slug=info.slug, rules_version=info.rules_version)
+        if int(message.get("version", -1)) > int(latest.payload()["version"]):
+            latest = published
+    members = latest.payload()
+    if "sealed" in members:
+        env = latest.derived.get("state") or streams.sealed_state(members["sealed"])
+        if env is None:
+            info = loaded.api.game.info
+            env = sealer().open(members["sealed"], slug=info.slug, rules_version=info.rules_version)
+        latest.derived["state"] = env
         # a real-time game's clock as the commit read it
-        at = flow.Loaded(loaded.api, loaded.session, env, int(latest.get("server_now_ms", 0)))
+        at = flow.Loaded(loaded.api, loaded.session, env, int(members.get("server_now_ms", 0)))
     else:  # published by an instance older than issue 32 (a rolling upgrade): read it
         at = flow.load(loaded.api, loaded.id)
-    frame = _seat_frame(at, seat, bool(latest.get("finished")))
+    frame = _seat_frame(at, seat, bool(members.get("finished")))
     frame["events"] = events
     return frame

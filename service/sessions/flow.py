@@ -25,6 +25,7 @@ from rules.times import iso
 from ..games.play import authorize, new_game, play_bots, sealer
 from ..games.registry import GameApi
 from ..games.tokens import Envelope
+from ..http import streams
 from ..http.auth import fingerprint
 from ..http.errors import REDIS_RETRY_AFTER_SECONDS, redis_down
 from ..http.problems import Problem
@@ -224,11 +225,15 @@ def commit(
     if told:
         was_finished = api.game.outcome(loaded.env.state).finished
         outbox = callbacks.messages(api, loaded.id, env, told, finished, was_finished)
+    stored = env.without_steps()
+    token = sealer().seal(stored)
+    # before the commit: its message may reach this worker's streams before its answer
+    streams.sealed_here(token, stored)  # they need not open what this worker sealed
     result = store().commit(
         loaded.id,
         expected=loaded.session.version,
         version=env.version,
-        token=sealer().seal(env.without_steps()),
+        token=token,
         steps=_steps(env),
         outbox=outbox,
         outbox_ttl=_callback_window() if outbox else 0,
