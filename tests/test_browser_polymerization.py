@@ -30,6 +30,7 @@ SLUG = "polymerization"
 # one deck of 55 (a shorter game); scored by Mn and PDI, so the evidence has them
 OPTIONS = {"decks": 1, "scoring": "molar_mass"}
 # the rounds the test prefers, most telling first (the draw and the discard last)
+GROWS = ("propagate", "copolymerize")
 PREFERENCE = [
     "terminate",
     "transfer",
@@ -41,6 +42,9 @@ PREFERENCE = [
     "discard",
     "draw",
 ]
+# until the seat has grown a chain it grows one whenever it may: which other rounds come
+# first depends on what the bot (moving in real time) has taken when the seat looks
+GROW_FIRST = ["copolymerize", "propagate", *(k for k in PREFERENCE if k not in GROWS)]
 STATUS_CHANGED = "b => document.querySelector('.status')?.textContent !== b"
 MY_TURN = """() => /your turn|The game is over/
   .test(document.querySelector('.status')?.textContent ?? '')"""
@@ -202,7 +206,8 @@ def test_a_game_played_to_its_end_from_a_seat_page(browser: Any, base: str) -> N
                 refused = True
                 page.locator(f'.hand [data-card="{card}"]').click()  # unselect, decide again
                 page.locator(f'[data-chain="{chain}"]').click()
-        move = min(legal, key=lambda m: PREFERENCE.index(m["type"]))
+        order = PREFERENCE if kinds & set(GROWS) else GROW_FIRST
+        move = min(legal, key=lambda m: order.index(m["type"]))
         cards, chains, action = _selection(move)
         before = page.locator(".status").inner_text()
         _make(page, cards, chains, action, keyboard=moves % 3 == 0)
@@ -211,8 +216,7 @@ def test_a_game_played_to_its_end_from_a_seat_page(browser: Any, base: str) -> N
         moves += 1
         assert moves <= 120, "a one-deck game ends sooner"
     # the seat drew, started a chain and grew one (by propagation or, where the deal gave
-    # it two monomers to join, by copolymerization: which of the two the game came to
-    # depends on what the bot had taken when the seat looked)
+    # it two monomers to join, by copolymerization)
     assert {"draw", "initiate"} <= kinds and kinds & {"propagate", "copolymerize"}, kinds
     assert refused, "a propagation the rules refuse was tried"
     page.get_by_role("heading", name="Final scores").wait_for()
