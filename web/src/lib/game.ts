@@ -83,6 +83,38 @@ export interface Adapter<G extends GameTypes> {
   create(players: number, bots: Record<string, string>, options: Record<string, unknown>): G["create"];
 }
 
+/** The adapters every game writes the same way. Each is generic in the shapes it reads,
+ * so it takes a game's concrete types where a game module assigns it to its `Adapter`
+ * (spread `...common`, then the game's own `viewOf` and `create`). */
+export const common = {
+  request: <M>(seat: number, version: number, move: M) => ({ seat, version, move }),
+  eventsOf: <E>(answer: { events: E[] }): E[] => answer.events,
+  movesOf: <M>(legal: { moves: M[] }): M[] => legal.moves,
+  stepsOf: <E>(answer: {
+    record: { steps: { seat: number | null; bot: string | null; events: E[] }[] };
+  }) =>
+    answer.record.steps.map((step, i) => ({
+      version: i + 1,
+      actor: step.seat,
+      bot: step.bot,
+      events: step.events,
+    })),
+};
+
+/** A move's answer as the session view it carries, for a game whose view has no members
+ * beyond the shared ones. */
+export function sessionOf<O, V>(answer: {
+  outcome: O;
+  seat: number | null;
+  session_id: string;
+  to_act: number[];
+  version: number;
+  view: V;
+}) {
+  const { outcome, seat, session_id, to_act, version, view } = answer;
+  return { outcome, seat, session_id, to_act, version, view };
+}
+
 export interface Endpoints<G extends Keys> {
   slug: G["slug"];
   detail(): Promise<api.Answer<G["detail"]>>;

@@ -4,7 +4,7 @@
 // with the element they stand for. A seat that plays its last card goes out.
 import { useState } from "preact/hooks";
 import type { Schemas } from "../../lib/contract";
-import { endpoints, type Adapter, type TypesOf } from "../../lib/game";
+import { common, endpoints, sessionOf, type Adapter, type TypesOf } from "../../lib/game";
 import type { GameUi, PublicProps, ScoresProps, SeatProps } from "../../lib/module";
 import { defineGame } from "../../ui/Play";
 import { FaceView, faceName, type Face } from "../draw-two/cards";
@@ -33,24 +33,8 @@ type Run = Schemas["ChemistryCanastaRun"];
 type RunEnd = Schemas["ChemistryCanastaRunEnd"];
 
 const adapt: Adapter<G> = {
-  request: (seat, version, move) => ({ seat, version, move }),
-  viewOf: ({ outcome, seat, session_id, to_act, version, view }) => ({
-    outcome,
-    seat,
-    session_id,
-    to_act,
-    version,
-    view,
-  }),
-  eventsOf: (answer) => answer.events,
-  movesOf: (legal) => legal.moves,
-  stepsOf: (record) =>
-    record.record.steps.map((step, i) => ({
-      version: i + 1,
-      actor: step.seat,
-      bot: step.bot,
-      events: step.events,
-    })),
+  ...common,
+  viewOf: sessionOf,
   create: (players, bots, options) => ({
     players,
     bots: bots as Schemas["ChemistryCanastaBots"],

@@ -3,7 +3,7 @@
 // compound; cards left in hand cost points when the round ends.
 import { useState } from "preact/hooks";
 import type { Schemas } from "../../lib/contract";
-import { endpoints, type Adapter, type TypesOf } from "../../lib/game";
+import { common, endpoints, sessionOf, type Adapter, type TypesOf } from "../../lib/game";
 import type { GameUi, PublicProps, ScoresProps, SeatProps } from "../../lib/module";
 import { defineGame } from "../../ui/Play";
 import {
@@ -24,24 +24,8 @@ import {
 type G = TypesOf<"compound-capture">;
 
 const adapt: Adapter<G> = {
-  request: (seat, version, move) => ({ seat, version, move }),
-  viewOf: ({ outcome, seat, session_id, to_act, version, view }) => ({
-    outcome,
-    seat,
-    session_id,
-    to_act,
-    version,
-    view,
-  }),
-  eventsOf: (answer) => answer.events,
-  movesOf: (legal) => legal.moves,
-  stepsOf: (record) =>
-    record.record.steps.map((step, i) => ({
-      version: i + 1,
-      actor: step.seat,
-      bot: step.bot,
-      events: step.events,
-    })),
+  ...common,
+  viewOf: sessionOf,
   create: (players, bots, options) => ({
     players,
     bots: bots as Schemas["CompoundCaptureBots"],

@@ -2,7 +2,7 @@
 // hand, all are revealed together, hands pass left; six categories score at the end.
 import { useEffect, useMemo, useState } from "preact/hooks";
 import type { Schemas } from "../../lib/contract";
-import { endpoints, type Adapter, type TypesOf } from "../../lib/game";
+import { common, endpoints, sessionOf, type Adapter, type TypesOf } from "../../lib/game";
 import type { GameUi, PublicProps, SeatProps } from "../../lib/module";
 import { defineGame } from "../../ui/Play";
 import { CardButton, CardView, cardName, familyNames, type Detail } from "./cards";
@@ -11,24 +11,8 @@ import { Scores } from "./scores";
 type G = TypesOf<"element-draft">;
 
 const adapt: Adapter<G> = {
-  request: (seat, version, move) => ({ seat, version, move }),
-  viewOf: ({ outcome, seat, session_id, to_act, version, view }) => ({
-    outcome,
-    seat,
-    session_id,
-    to_act,
-    version,
-    view,
-  }),
-  eventsOf: (answer) => answer.events,
-  movesOf: (legal) => legal.moves,
-  stepsOf: (record) =>
-    record.record.steps.map((step, i) => ({
-      version: i + 1,
-      actor: step.seat,
-      bot: step.bot,
-      events: step.events,
-    })),
+  ...common,
+  viewOf: sessionOf,
   // the form's values, as the game's declared options; the service checks them
   create: (players, bots, options) => ({
     players,

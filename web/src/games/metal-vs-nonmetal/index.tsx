@@ -3,7 +3,7 @@
 // a compound, and whoever collects the cards scores them.
 import { useEffect, useState } from "preact/hooks";
 import type { Schemas } from "../../lib/contract";
-import { endpoints, type Adapter, type TypesOf } from "../../lib/game";
+import { common, endpoints, sessionOf, type Adapter, type TypesOf } from "../../lib/game";
 import type { GameUi, PublicProps, SeatProps } from "../../lib/module";
 import { defineGame } from "../../ui/Play";
 import { type Card, CardButton, Cards, cardLabel, Ion, signed } from "./cards";
@@ -14,24 +14,8 @@ type G = TypesOf<"metal-vs-nonmetal">;
 type Exchange = Schemas["MetalVsNonmetalExchangeView"];
 
 const adapt: Adapter<G> = {
-  request: (seat, version, move) => ({ seat, version, move }),
-  viewOf: ({ outcome, seat, session_id, to_act, version, view }) => ({
-    outcome,
-    seat,
-    session_id,
-    to_act,
-    version,
-    view,
-  }),
-  eventsOf: (answer) => answer.events,
-  movesOf: (legal) => legal.moves,
-  stepsOf: (record) =>
-    record.record.steps.map((step, i) => ({
-      version: i + 1,
-      actor: step.seat,
-      bot: step.bot,
-      events: step.events,
-    })),
+  ...common,
+  viewOf: sessionOf,
   // the form's values, as the game's declared options; the service checks them
   create: (players, bots, options) => ({
     players,

@@ -3,7 +3,7 @@
 // out; then loans are settled and each hand's patterns (groups and sequences) score
 // against its neighbours'. Bot seats' moves arrive on the event stream as they happen.
 import type { Schemas } from "../../lib/contract";
-import { endpoints, type Adapter, type TypesOf } from "../../lib/game";
+import { common, endpoints, type Adapter, type TypesOf } from "../../lib/game";
 import type { GameUi } from "../../lib/module";
 import { defineGame } from "../../ui/Play";
 import { Scores } from "./scores";
@@ -13,7 +13,7 @@ import { Public } from "./table";
 type G = TypesOf<"polymer">;
 
 const adapt: Adapter<G> = {
-  request: (seat, version, move) => ({ seat, version, move }),
+  ...common,
   viewOf: (a) => ({
     deadline_at: a.deadline_at,
     deadline_ms: a.deadline_ms,
@@ -28,16 +28,7 @@ const adapt: Adapter<G> = {
     version: a.version,
     view: a.view,
   }),
-  eventsOf: (answer) => answer.events,
-  movesOf: (legal) => legal.moves,
   spaceOf: (legal) => legal.move_space,
-  stepsOf: (record) =>
-    record.record.steps.map((step, i) => ({
-      version: i + 1,
-      actor: step.seat,
-      bot: step.bot,
-      events: step.events,
-    })),
   // the form's values, as the game's declared options; the service checks them
   create: (players, bots, options) => ({
     players,

@@ -4,7 +4,7 @@
 // chains score: their monomers, or Mn and PDI.
 import { useEffect, useState } from "preact/hooks";
 import type { Schemas } from "../../lib/contract";
-import { endpoints, type Adapter, type TypesOf } from "../../lib/game";
+import { common, endpoints, sessionOf, type Adapter, type TypesOf } from "../../lib/game";
 import type { GameUi, PublicProps, SeatProps } from "../../lib/module";
 import { defineGame } from "../../ui/Play";
 import { type Chain, CardButton, CardView, ChainCards, grams } from "./cards";
@@ -17,24 +17,8 @@ type G = TypesOf<"polymerization">;
 type View = Schemas["PolymerizationView"];
 
 const adapt: Adapter<G> = {
-  request: (seat, version, move) => ({ seat, version, move }),
-  viewOf: ({ outcome, seat, session_id, to_act, version, view }) => ({
-    outcome,
-    seat,
-    session_id,
-    to_act,
-    version,
-    view,
-  }),
-  eventsOf: (answer) => answer.events,
-  movesOf: (legal) => legal.moves,
-  stepsOf: (record) =>
-    record.record.steps.map((step, i) => ({
-      version: i + 1,
-      actor: step.seat,
-      bot: step.bot,
-      events: step.events,
-    })),
+  ...common,
+  viewOf: sessionOf,
   // the form's values, as the game's declared options; the service checks them
   create: (players, bots, options) => ({
     players,
