@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 from service.games.pages import join_link
 
-from .browser import ROOT, screenshot
+from .browser import PHONE, ROOT, Console, axe_violations, screenshot
 from .test_gunicorn import call
 
 DOCS = ROOT / "docs" / "screenshots"
@@ -93,3 +93,34 @@ def create_on_page(
     page.get_by_role("button", name="Create the game").click()
     page.get_by_role("heading", name=re.compile("the join links")).wait_for()
     return str(page.get_by_role("link", name="Open seat 0", exact=True).get_attribute("href"))
+
+
+def final_table(console: Console, context: Any, link: str) -> None:
+    """The game's table page (a projector's), once the game is over: its final scores,
+    and nothing axe finds."""
+    table = console.watch(context.new_page())
+    table.goto(link.split("/seat/")[0] + "/table")
+    table.get_by_role("heading", name="Final scores").wait_for()
+    assert axe_violations(table) == []
+
+
+def made_with_the_ionic_deck(browser: Any, base: str, slug: str, ready: str) -> None:
+    """A draw-two game (Compound Capture, Chemistry Canasta) made on the new-game page at
+    a phone's size, with two bot seats and the Ionic Compound Deck; its seat page (once
+    ``ready``) shows six face-up cards, each one ionic."""
+    console = Console()
+    context = browser.new_context(viewport=PHONE)
+    page = console.watch(context.new_page())
+    link = create_on_page(page, base, slug, 3, {1: "random", 2: "greedy"}, {"decks": "ionic"})
+    assert axe_violations(page) == []
+    page.goto(link)
+    page.wait_for_function(ready)
+    # the Ionic Compound Deck, as chosen: purple-bordered cards that say "ionic"
+    row = page.get_by_role("list", name="Face-up compounds").locator(".card-button")
+    assert row.count() == 6
+    for text in row.locator(".sr-only").all_inner_texts():
+        assert "ionic bonding" in text
+    assert "decks: ionic" in page.locator(".table").inner_text()
+    assert axe_violations(page) == []
+    assert console.unexpected() == []
+    context.close()

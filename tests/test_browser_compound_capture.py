@@ -15,8 +15,15 @@ from typing import Any
 
 import pytest
 
-from .browser import PHONE, PROJECTOR, Console, axe_violations, browser, needs_chromium
-from .browser_games import create_on_page, final_screenshot, made, press, status_line
+from .browser import PROJECTOR, Console, axe_violations, browser, needs_chromium
+from .browser_games import (
+    final_screenshot,
+    final_table,
+    made,
+    made_with_the_ionic_deck,
+    press,
+    status_line,
+)
 from .test_gunicorn import serve
 
 pytestmark = [pytest.mark.redis, needs_chromium]
@@ -131,28 +138,10 @@ def test_a_match_played_to_its_end_from_a_seat_page(browser: Any, base: str) -> 
         assert "You capture:" in log
     assert axe_violations(page) == []
     final_screenshot(page, SLUG, "compound-capture-seat")
-    table = console.watch(context.new_page())
-    table.goto(link.split("/seat/")[0] + "/table")
-    table.get_by_role("heading", name="Final scores").wait_for()
-    assert axe_violations(table) == []
+    final_table(console, context, link)
     assert console.unexpected() == []
     context.close()
 
 
 def test_the_new_game_page_makes_a_game_with_bots_and_a_deck(browser: Any, base: str) -> None:
-    console = Console()
-    context = browser.new_context(viewport=PHONE)
-    page = console.watch(context.new_page())
-    link = create_on_page(page, base, SLUG, 3, {1: "random", 2: "greedy"}, {"decks": "ionic"})
-    assert axe_violations(page) == []
-    page.goto(link)
-    page.wait_for_function(READY)
-    # the Ionic Compound Deck, as chosen: purple-bordered cards that say "ionic"
-    row = page.get_by_role("list", name="Face-up compounds").locator(".card-button")
-    assert row.count() == 6
-    for text in row.locator(".sr-only").all_inner_texts():
-        assert "ionic bonding" in text
-    assert "decks: ionic" in page.locator(".table").inner_text()
-    assert axe_violations(page) == []
-    assert console.unexpected() == []
-    context.close()
+    made_with_the_ionic_deck(browser, base, SLUG, READY)
