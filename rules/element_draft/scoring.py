@@ -314,7 +314,7 @@ def _own_points(cards: tuple[int, ...], players: int, bismuth_radioactive: bool)
 
 def totals(
     drafted: Sequence[Sequence[int]],
-    placings: dict[int, dict[str, Any]],
+    placings: Mapping[int, Mapping[str, Any]],
     *,
     bismuth_radioactive: bool = False,
 ) -> list[int]:
@@ -323,6 +323,18 @@ def totals(
     >>> totals([[5, 6, 7], [1, 12, 13]], {})
     [11, 11]
     """
+    words = tuple(
+        int(placings[seat]["points"]) if placings.get(seat) else 0 for seat in range(len(drafted))
+    )
+    return list(_totals(tuple(map(tuple, drafted)), words, bool(bismuth_radioactive)))
+
+
+@lru_cache(maxsize=4096)
+def _totals(
+    drafted: tuple[tuple[int, ...], ...], words: tuple[int, ...], bismuth_radioactive: bool
+) -> tuple[int, ...]:
+    # memoised on the piles and the word points (every view of one state shows them: the
+    # answer to a move, then each seat's stream frame)
     players = len(drafted)
     masses = [total_mass(d) for d in drafted]
     out = []
@@ -332,7 +344,5 @@ def totals(
             2 if mine > masses[n] else -2 if mine < masses[n] else 0
             for n in neighbours(seat, players)
         )
-        placing = placings.get(seat)
-        word = int(placing["points"]) if placing else 0
-        out.append(_own_points(tuple(cards), players, bismuth_radioactive) + mass + word)
-    return out
+        out.append(_own_points(cards, players, bismuth_radioactive) + mass + words[seat])
+    return tuple(out)
