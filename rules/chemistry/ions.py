@@ -374,7 +374,10 @@ def max_ion_pairs(numbers: Iterable[int]) -> list[IonPair]:
             only_neg.append(z)
 
     best: dict[int, int] = {}
-    for sides in product((True, False), repeat=len(both)):
+    if not both and only_pos and only_neg:
+        # every card has one side: the one assignment the loop below would try
+        best = _matching(only_pos, only_neg)
+    for sides in product((True, False), repeat=len(both)) if both else ():
         side = dict(zip(both, sides, strict=True))
         cations = sorted(only_pos + [z for z in both if side[z]])
         anions = sorted(only_neg + [z for z in both if not side[z]])
