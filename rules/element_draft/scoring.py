@@ -323,9 +323,12 @@ def totals(
     >>> totals([[5, 6, 7], [1, 12, 13]], {})
     [11, 11]
     """
-    words = tuple(
-        int(placings[seat]["points"]) if placings.get(seat) else 0 for seat in range(len(drafted))
-    )
+    players = len(drafted)
+    words = (0,) * players  # no word spelled yet: most of a draft
+    if placings:
+        words = tuple(
+            int(placings[seat]["points"]) if placings.get(seat) else 0 for seat in range(players)
+        )
     return list(_totals(tuple(map(tuple, drafted)), words, bool(bismuth_radioactive)))
 
 
