@@ -291,6 +291,20 @@ _NEG: tuple[frozenset[int], ...] = (
     frozenset(),
     *(frozenset(-c for c in e.ion_charges if c < 0) for e in ELEMENTS),
 )
+_MAX_Z = len(ELEMENTS)
+# Computed once (a scoring of a new pile runs them for every cation): the anions each
+# element pairs with as a cation, and each such pair's charge (the smallest they share).
+_PAIRS_WITH: tuple[frozenset[int], ...] = tuple(
+    frozenset(a for a in range(1, _MAX_Z + 1) if _POS[c] & _NEG[a]) for c in range(_MAX_Z + 1)
+)
+_ION_PAIR: dict[tuple[int, int], IonPair] = {
+    (c, a): IonPair(c, a, min(_POS[c] & _NEG[a])) for c in range(_MAX_Z + 1) for a in _PAIRS_WITH[c]
+}
+# Which sides each element can take: none (a noble gas), cation only, anion only, both.
+_NONE, _CATION, _ANION, _BOTH = 0, 1, 2, 3
+_SIDE: tuple[int, ...] = tuple(
+    (_CATION if _POS[z] else _NONE) | (_ANION if _NEG[z] else _NONE) for z in range(_MAX_Z + 1)
+)
 
 
 def _matching(cations: list[int], anions: list[int]) -> dict[int, int]:
@@ -299,7 +313,7 @@ def _matching(cations: list[int], anions: list[int]) -> dict[int, int]:
     Cations are tried in the given order, each scanning anions in the given order,
     so the result depends only on the two lists.
     """
-    adjacency = {c: [a for a in anions if _POS[c] & _NEG[a]] for c in cations}
+    adjacency = {c: [a for a in anions if a in _PAIRS_WITH[c]] for c in cations}
     owner: dict[int, int] = {}
 
     def augment(c: int, seen: set[int]) -> bool:
@@ -316,6 +330,15 @@ def _matching(cations: list[int], anions: list[int]) -> dict[int, int]:
         if adjacency[c]:
             augment(c, set())
     return owner
+
+
+def _distinct(numbers: Iterable[int]) -> list[int]:
+    """The distinct atomic numbers, sorted; anything but an int of 1..103 goes through
+    :func:`element` (which raises as it does, or reads an int subclass's number)."""
+    zs: set[int] = set()
+    for z in numbers:
+        zs.add(z if type(z) is int and 0 < z <= _MAX_Z else element(z).number)
+    return sorted(zs)
 
 
 def max_ion_pairs(numbers: Iterable[int]) -> list[IonPair]:
@@ -337,13 +360,24 @@ def max_ion_pairs(numbers: Iterable[int]) -> list[IonPair]:
     >>> max_ion_pairs([2, 10, 18])
     []
     """
-    zs = sorted({element(z).number for z in numbers})
-    both = [z for z in zs if _POS[z] and _NEG[z]]
-    only_pos = [z for z in zs if _POS[z] and not _NEG[z]]
-    only_neg = [z for z in zs if _NEG[z] and not _POS[z]]
+    zs = _distinct(numbers)
+    both: list[int] = []
+    only_pos: list[int] = []
+    only_neg: list[int] = []
+    for z in zs:  # in increasing atomic number, so each list is sorted too
+        side_of = _SIDE[z]
+        if side_of == _BOTH:
+            both.append(z)
+        elif side_of == _CATION:
+            only_pos.append(z)
+        elif side_of == _ANION:
+            only_neg.append(z)
 
     best: dict[int, int] = {}
-    for sides in product((True, False), repeat=len(both)):
+    if not both and only_pos and only_neg:
+        # every card has one side: the one assignment the loop below would try
+        best = _matching(only_pos, only_neg)
+    for sides in product((True, False), repeat=len(both)) if both else ():
         side = dict(zip(both, sides, strict=True))
         cations = sorted(only_pos + [z for z in both if side[z]])
         anions = sorted(only_neg + [z for z in both if not side[z]])
@@ -354,6 +388,6 @@ def max_ion_pairs(numbers: Iterable[int]) -> list[IonPair]:
             best = owner
             if len(best) == len(zs) // 2:  # at most one card left over: cannot do better
                 break
-    pairs = [IonPair(c, a, min(_POS[c] & _NEG[a])) for a, c in best.items()]
+    pairs = [_ION_PAIR[c, a] for a, c in best.items()]
     pairs.sort(key=lambda p: (p.cation, p.anion))
     return pairs

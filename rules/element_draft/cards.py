@@ -16,6 +16,7 @@ its own.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from rules.chemistry.elements import ELEMENTS, FAMILY_NAMES, Element, element, is_radioactive
@@ -69,6 +70,16 @@ def card(z: int, *, bismuth_radioactive: bool = False) -> Card:
     """Card ``z`` with its facts; ``radioactive`` as the game's option counts bismuth
     (a shared, read-only dict)."""
     return _CARDS[bismuth_radioactive][z - 1]
+
+
+def cards(numbers: Iterable[int], *, bismuth_radioactive: bool = False) -> list[Card]:
+    """Cards ``numbers`` in order, as :func:`card` gives each (the shared dicts).
+
+    >>> [c["symbol"] for c in cards([26, 8])]
+    ['Fe', 'O']
+    """
+    table = _CARDS[bismuth_radioactive]
+    return [table[z - 1] for z in numbers]
 
 
 def named(z: int) -> str:

@@ -13,6 +13,7 @@ in round 4: first place, 8 points.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from rules.chemistry.elements import element
@@ -44,15 +45,39 @@ def revealed(turn: int, picks: Sequence[int]) -> str:
 def spelled(record: Mapping[str, Any]) -> str:
     """A word spelled: by whom, with which symbols (and their elements), the place and
     its points."""
-    names = ", ".join(element(z).name.lower() for z in record["cards"])
-    place = f"{ordinal(int(record['place']))} place"
-    if record["tied"]:
-        place += ", shared with another seat that spelled a word in the same round"
-    tail = "" if record["points"] else " (only the first three places score)"
+    return _spelled(
+        record["seat"],
+        record["turn"],
+        record["place"],
+        record["points"],
+        record["word"],
+        tuple(record["symbols"]),
+        tuple(record["cards"]),
+        record["tied"],
+    )
+
+
+@lru_cache(maxsize=1024, typed=True)
+def _spelled(
+    seat: int,
+    turn: int,
+    place: int,
+    points: int,
+    word: str,
+    symbols: tuple[str, ...],
+    cards: tuple[int, ...],
+    tied: bool,
+) -> str:
+    # memoised on the record's values: every view and score repeats a placed seat's word
+    names = ", ".join(element(z).name.lower() for z in cards)
+    where = f"{ordinal(int(place))} place"
+    if tied:
+        where += ", shared with another seat that spelled a word in the same round"
+    tail = "" if points else " (only the first three places score)"
     return (
-        f"Seat {record['seat']} spells {str(record['word']).upper()} with the symbols "
-        f"{' + '.join(record['symbols'])} ({names}) in round {record['turn']}: "
-        f"{place}, {_points(int(record['points']))}{tail}."
+        f"Seat {seat} spells {str(word).upper()} with the symbols "
+        f"{' + '.join(symbols)} ({names}) in round {turn}: "
+        f"{where}, {_points(int(points))}{tail}."
     )
 
 

@@ -53,7 +53,7 @@ from rules.zones import emitted, with_private
 
 from . import explain, scoring, wire
 from .bots import greedy_pick
-from .cards import card, deck_card
+from .cards import card, cards, deck_card
 from .race import placings, word_index, word_list
 
 SEED_DRAFT = (
@@ -359,27 +359,31 @@ def view(state: State, seat: int | None) -> wire.View:
         check_seat(state, seat)
     players = int(state["players"])
     placed = placings(state)
-    shown = _card_of(state)
-    table = scoring.totals(state["drafted"], placed, bismuth_radioactive=_bismuth(state))
+    bismuth = _bismuth(state)
+    table = scoring.totals(state["drafted"], placed, bismuth_radioactive=bismuth)
+    drafted, hands, selected = state["drafted"], state["hands"], state["pending"]
     seats: list[wire.SeatView] = [
         {
             "seat": s,
-            "drafted": [shown(z) for z in state["drafted"][s]],
-            "hand_count": len(state["hands"][s]),
-            "has_selected": state["pending"][s] is not None,
+            "drafted": cards(drafted[s], bismuth_radioactive=bismuth),
+            "hand_count": len(hands[s]),
+            "has_selected": selected[s] is not None,
             "word": described(placed[s]) if s in placed else None,
             "score": table[s],
         }
         for s in range(players)
     ]
     words = state["options"].get("words")
+    over = finished(state)
     you: wire.You | None = None
     if seat is not None:
-        pending = state["pending"][seat]
+        pending = selected[seat]
         you = {
             "seat": seat,
-            "hand": [shown(z) for z in state["hands"][seat]],
-            "selection": shown(pending) if pending is not None else None,
+            "hand": cards(hands[seat], bismuth_radioactive=bismuth),
+            "selection": card(pending, bismuth_radioactive=bismuth)
+            if pending is not None
+            else None,
             "left": left_of(seat, players),
             "right": right_of(seat, players),
         }
@@ -388,12 +392,12 @@ def view(state: State, seat: int | None) -> wire.View:
         "players": players,
         "turn": min(int(state["turn"]), int(state["hand_size"])),
         "rounds": state["hand_size"],
-        "finished": finished(state),
+        "finished": over,
         "deck_size": state["deck_size"],
         "hand_size": state["hand_size"],
         "set_aside_count": len(state["set_aside"]),
         # hidden during the draft; shown once it has ended, so anyone can check the deal
-        "set_aside": [shown(z) for z in state["set_aside"]] if finished(state) else None,
+        "set_aside": cards(state["set_aside"], bismuth_radioactive=bismuth) if over else None,
         "word_list": "default" if words is None else "custom",
         "radioactivity_scored": players >= scoring.RADIOACTIVITY_MIN_PLAYERS,
         "seats": seats,
@@ -415,20 +419,27 @@ def scores(state: State) -> dict[str, Any]:
 
 def ranking(state: State) -> list[int]:
     """Seats best first: total, then the highest atomic number drafted."""
-    table = scores(state)["seats"]
-    return sorted(
-        range(len(table)),
-        key=lambda s: (-table[s]["total"], -table[s]["highest_atomic_number"], s),
-    )
+    return _ranked(state, _totals(state))
+
+
+def _totals(state: State) -> list[int]:
+    """Every seat's total: the one ``scores`` adds up from its evidence, computed as each
+    view shows it (memoised per piles, no evidence built)."""
+    return scoring.totals(state["drafted"], placings(state), bismuth_radioactive=_bismuth(state))
+
+
+def _ranked(state: State, totals: list[int]) -> list[int]:
+    drafted = state["drafted"]
+    return sorted(range(len(totals)), key=lambda s: (-totals[s], -max(drafted[s], default=0), s))
 
 
 def outcome(state: State) -> Outcome:
     if not finished(state):
         return Outcome(finished=False)
-    table = scores(state)["seats"]
-    order = ranking(state)
-    best = table[order[0]]["total"]
-    tied = [s for s in order if table[s]["total"] == best]
+    totals = _totals(state)
+    order = _ranked(state, totals)
+    best = totals[order[0]]
+    tied = [s for s in order if totals[s] == best]
     # Each element exists once, so the highest atomic numbers of tied seats differ:
     # every seat has a place of its own.
     return Outcome(

@@ -49,15 +49,17 @@ def longest_run(numbers: Iterable[int]) -> list[int]:
     [5, 6, 7]
     >>> longest_run([])
     []
+    >>> longest_run([9, 3, 2, 8, 1, 7])
+    [1, 2, 3]
     """
     ordered = sorted(set(numbers))
-    best: list[int] = []
-    run: list[int] = []
-    for z in ordered:
-        run = [*run, z] if run and z == run[-1] + 1 else [z]
-        if len(run) > len(best):
-            best = run
-    return best
+    best_start = best_length = start = 0
+    for i, z in enumerate(ordered):
+        if i and z != ordered[i - 1] + 1:
+            start = i  # a new run begins here
+        if i - start + 1 > best_length:
+            best_start, best_length = start, i - start + 1
+    return ordered[best_start : best_start + best_length]
 
 
 def atomic_number(numbers: Sequence[int]) -> wire.AtomicNumber:
@@ -172,17 +174,20 @@ def ionization(numbers: Sequence[int]) -> wire.Ionization:
     pairs = max_ion_pairs(numbers)
     return {
         "points": ION_PAIR_POINTS * len(pairs),
-        "pairs": [
-            {
-                "cation": p.cation,
-                "anion": p.anion,
-                "charge": p.charge,
-                "formula": _formula(p.cation, p.anion),
-                "cation_ion": ion(element(p.cation).symbol, p.charge),
-                "anion_ion": ion(element(p.anion).symbol, -p.charge),
-            }
-            for p in pairs
-        ],
+        "pairs": [_pair_row(p.cation, p.anion, p.charge).copy() for p in pairs],
+    }
+
+
+@lru_cache(maxsize=1024)
+def _pair_row(cation: int, anion: int, charge: int) -> wire.IonPair:
+    """A pair as the ionization shows it (built once per pair: callers copy it)."""
+    return {
+        "cation": cation,
+        "anion": anion,
+        "charge": charge,
+        "formula": _formula(cation, anion),
+        "cation_ion": ion(element(cation).symbol, charge),
+        "anion_ion": ion(element(anion).symbol, -charge),
     }
 
 
@@ -191,13 +196,33 @@ def _formula(cation: int, anion: int) -> str:
     return element(cation).symbol + element(anion).symbol
 
 
+def _checked(numbers: Iterable[int]) -> None:
+    """Raise what :func:`element` raises for the first of ``numbers`` that is not an
+    atomic number of the deck (the tables below are read without it)."""
+    for z in numbers:
+        if type(z) is not int or not 0 < z <= MAX_Z:
+            element(z)
+
+
+# Read by atomic number (index 0 unused): each element's family, and the radioactive
+# elements with and without bismuth.
+_FAMILY_OF: tuple[str, ...] = ("", *(element(z).family for z in range(1, MAX_Z + 1)))
+_RADIOACTIVE: dict[bool, frozenset[int]] = {
+    bismuth: frozenset(
+        z for z in range(1, MAX_Z + 1) if is_radioactive(z, bismuth_radioactive=bismuth)
+    )
+    for bismuth in (False, True)
+}
+
+
 def family(numbers: Sequence[int]) -> wire.Family:
     """max(distinct families, size of the largest family), capped at 6, scored 1/3/6/10/15.
 
     >>> family([1, 2])["points"]  # two families, largest 1 -> 2 -> 1 point
     1
     """
-    counts = Counter(element(z).family for z in numbers)
+    _checked(numbers)
+    counts = Counter(map(_FAMILY_OF.__getitem__, numbers))
     distinct = len(counts)
     largest = max(counts.values(), default=0)
     counted = min(max(distinct, largest), 6)
@@ -214,7 +239,9 @@ def radioactivity(
     numbers: Sequence[int], players: int, *, bismuth_radioactive: bool = False
 ) -> wire.Radioactivity:
     """With 7+ players: 2+ radioactive cards +7, exactly one -3."""
-    hot = [z for z in numbers if is_radioactive(z, bismuth_radioactive=bismuth_radioactive)]
+    _checked(numbers)
+    radioactive = _RADIOACTIVE[bool(bismuth_radioactive)]
+    hot = [z for z in numbers if z in radioactive]
     if players < RADIOACTIVITY_MIN_PLAYERS:
         return {"points": 0, "radioactive": hot, "applies": False}
     points = RADIOACTIVE_BONUS if len(hot) >= 2 else RADIOACTIVE_PENALTY if len(hot) == 1 else 0
@@ -287,7 +314,7 @@ def _own_points(cards: tuple[int, ...], players: int, bismuth_radioactive: bool)
 
 def totals(
     drafted: Sequence[Sequence[int]],
-    placings: dict[int, dict[str, Any]],
+    placings: Mapping[int, Mapping[str, Any]],
     *,
     bismuth_radioactive: bool = False,
 ) -> list[int]:
@@ -297,6 +324,21 @@ def totals(
     [11, 11]
     """
     players = len(drafted)
+    words = (0,) * players  # no word spelled yet: most of a draft
+    if placings:
+        words = tuple(
+            int(placings[seat]["points"]) if placings.get(seat) else 0 for seat in range(players)
+        )
+    return list(_totals(tuple(map(tuple, drafted)), words, bool(bismuth_radioactive)))
+
+
+@lru_cache(maxsize=4096)
+def _totals(
+    drafted: tuple[tuple[int, ...], ...], words: tuple[int, ...], bismuth_radioactive: bool
+) -> tuple[int, ...]:
+    # memoised on the piles and the word points (every view of one state shows them: the
+    # answer to a move, then each seat's stream frame)
+    players = len(drafted)
     masses = [total_mass(d) for d in drafted]
     out = []
     for seat, cards in enumerate(drafted):
@@ -305,7 +347,5 @@ def totals(
             2 if mine > masses[n] else -2 if mine < masses[n] else 0
             for n in neighbours(seat, players)
         )
-        placing = placings.get(seat)
-        word = int(placing["points"]) if placing else 0
-        out.append(_own_points(tuple(cards), players, bismuth_radioactive) + mass + word)
-    return out
+        out.append(_own_points(cards, players, bismuth_radioactive) + mass + words[seat])
+    return tuple(out)

@@ -18,7 +18,7 @@ import orjson
 import redis
 from flask import current_app, g
 
-from rules.core import Event, Move, RuleViolation, events_for, with_actor
+from rules.core import Event, Move, Outcome, RuleViolation, State, events_for, with_actor
 from rules.records import TIME_UP, Step
 from rules.times import iso
 
@@ -102,18 +102,36 @@ def load(api: GameApi, session_id: str) -> Loaded:
     return Loaded(api, session, env, now_ms)
 
 
+@dataclass(frozen=True)
+class Standing:
+    """Who may act, and how the game stands, in one state: computed once for a move's
+    answer, its pub/sub message and its commit (each used to compute them again)."""
+
+    to_act: tuple[int, ...]
+    outcome: Outcome
+
+
+def standing_of(api: GameApi, state: State) -> Standing:
+    """The :class:`Standing` of ``state``."""
+    return Standing(tuple(api.game.to_act(state)), api.game.outcome(state))
+
+
 def _deadline(api: GameApi, env: Envelope) -> int | None:
     return api.clock.deadline(env.state) if api.clock else None
 
 
-def _message(loaded: Loaded, env: Envelope, events: list[Event]) -> dict[str, Any]:
-    """What the pub/sub channel carries: public facts only (no hidden card)."""
+def _message(
+    loaded: Loaded, env: Envelope, events: list[Event], standing: Standing | None = None
+) -> dict[str, Any]:
+    """What the pub/sub channel carries: public facts only (no hidden card). ``standing``:
+    ``env``'s when the caller has it."""
     api = loaded.api
+    now = standing if standing is not None else standing_of(api, env.state)
     return {
         "session_id": loaded.id,
         "version": env.version,
-        "to_act": api.game.to_act(env.state),
-        "finished": api.game.outcome(env.state).finished,
+        "to_act": list(now.to_act),
+        "finished": now.outcome.finished,
         **(api.clock.block(env.state, loaded.now_ms) if api.clock else {}),
         "events": events_for(events, None),
     }
@@ -213,12 +231,15 @@ def commit(
     system: bool = False,
     idem: tuple[int, str, str, dict[str, Any]] | None = None,
     mover: int | None = None,
+    standing: Standing | None = None,
 ) -> Commit:
     """Compare-and-set ``env`` as the version after ``loaded``'s (``mover``: the seat
-    whose move it is, None for the service's own transitions)."""
+    whose move it is, None for the service's own transitions; ``standing``: ``env``'s,
+    when the caller has it)."""
     api = loaded.api
     env = situations.marked(api.game, loaded.env, env, mover)
-    finished = api.game.outcome(env.state).finished
+    now = standing if standing is not None else standing_of(api, env.state)
+    finished = now.outcome.finished
     schedule.committing(api, loaded.env, env, loaded.now_ms)
     told = loaded.session.callback
     outbox = []
@@ -239,7 +260,7 @@ def commit(
         outbox_ttl=_callback_window() if outbox else 0,
         deadline_ms=_deadline(api, env),
         public=api.clock.stored(env.state) if api.clock else {},
-        message=_message(loaded, env, events),
+        message=_message(loaded, env, events, standing=now),
         ttl=_ended_ttl(bool(told)) if finished else None,
         system=system,
         idem=idem,
@@ -343,14 +364,18 @@ def request_print(body: Mapping[str, Any]) -> str:
     return hashlib.sha256(orjson.dumps(body, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
-def session_block(loaded: Loaded, env: Envelope, seat: int | None) -> dict[str, Any]:
-    """What every session response carries: id, version, turn, the game's extras, view."""
+def session_block(
+    loaded: Loaded, env: Envelope, seat: int | None, standing: Standing | None = None
+) -> dict[str, Any]:
+    """What every session response carries: id, version, turn, the game's extras, view
+    (``standing``: ``env``'s when the caller has it)."""
     api = loaded.api
+    now = standing if standing is not None else standing_of(api, env.state)
     return {
         "session_id": loaded.id,
         "version": env.version,
-        "to_act": api.game.to_act(env.state),
-        "outcome": api.game.outcome(env.state).to_json(),
+        "to_act": list(now.to_act),
+        "outcome": now.outcome.to_json(),
         **(api.clock.block(env.state, loaded.now_ms) if api.clock else {}),
         "view": api.game.view(env.state, seat),
     }
@@ -428,8 +453,9 @@ def play(
             raise
         env, more = play_bots(api, env, loaded.now_ms)
         events = events + more
+        now = standing_of(api, env.state)  # for the answer, the message and the commit
         body = {
-            **session_block(loaded, env, seat),
+            **session_block(loaded, env, seat, standing=now),
             "seat": seat,
             "move": move,
             "events": events_for(events, seat),
@@ -439,7 +465,7 @@ def play(
             if idempotency_key
             else None
         )
-        result = commit(loaded, env, events, idem=idem, mover=seat)
+        result = commit(loaded, env, events, idem=idem, mover=seat, standing=now)
         if result.status == "applied":
             return body, False
         if result.status == "missing":
@@ -467,13 +493,14 @@ def host_change(
     if expire_if_due(loaded):
         raise timer_expired(load(api, session_id))
     env, events = compute(loaded)
-    result = commit(loaded, env, events)
+    now = standing_of(api, env.state)
+    result = commit(loaded, env, events, standing=now)
     if result.status == "missing":
         raise Problem("session_not_found", f"Session {session_id!r} has expired.")
     if result.status != "applied":
         raise stale(load(api, session_id), None, loaded.session.version)
     return {
-        **session_block(loaded, env, None),
+        **session_block(loaded, env, None, standing=now),
         "seat": None,
         "events": events_for(events, None),
     }
