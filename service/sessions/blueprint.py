@@ -264,6 +264,10 @@ def _public_frame(published: streams.Published) -> bytes:
     return frame
 
 
+# what a move's answer carries besides the session block a seat's frame is made of
+_ANSWER_ONLY = ("seat", "move", "events")
+
+
 def _next_seat_frame(
     loaded: flow.Loaded,
     subscription: streams.Subscription,
@@ -276,7 +280,8 @@ def _next_seat_frame(
     Every commit's message carries the state it stored, sealed (``sealed``), so the view
     is built without reading the session back; it is opened once for every seat's stream
     of this process that follows the session, and not at all in the process that
-    committed it (it still has the state it sealed). Messages already received are folded into
+    committed it (it still has the state it sealed; and the mover's frame there is the
+    session block its answer showed the mover). Messages already received are folded into
     one frame: the latest state, with every message's public events in order.
     """
     latest = first
@@ -289,6 +294,13 @@ def _next_seat_frame(
         if int(message.get("version", -1)) > int(latest.payload()["version"]):
             latest = published
     members = latest.payload()
+    shown = streams.shown_to(members["sealed"], seat) if "sealed" in members else None
+    if shown is not None:  # this worker answered the seat's own move: the same view
+        frame = {k: v for k, v in shown.items() if k not in _ANSWER_ONLY}
+        frame["finished"] = bool(members.get("finished"))
+        frame["seat"] = seat
+        frame["events"] = events
+        return frame
     if "sealed" in members:
         env = latest.derived.get("state") or streams.sealed_state(members["sealed"])
         if env is None:

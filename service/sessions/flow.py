@@ -213,9 +213,10 @@ def commit(
     system: bool = False,
     idem: tuple[int, str, str, dict[str, Any]] | None = None,
     mover: int | None = None,
+    shown: Mapping[str, Any] | None = None,
 ) -> Commit:
     """Compare-and-set ``env`` as the version after ``loaded``'s (``mover``: the seat
-    whose move it is, None for the service's own transitions)."""
+    whose move it is, None for the service's own transitions; ``shown``: its answer)."""
     api = loaded.api
     env = situations.marked(api.game, loaded.env, env, mover)
     finished = api.game.outcome(env.state).finished
@@ -228,7 +229,7 @@ def commit(
     stored = env.without_steps()
     token = sealer().seal(stored)
     # before the commit: its message may reach this worker's streams before its answer
-    streams.sealed_here(token, stored)  # they need not open what this worker sealed
+    streams.sealed_here(token, stored, mover, shown)  # nor open it, nor view it for the mover
     result = store().commit(
         loaded.id,
         expected=loaded.session.version,
@@ -439,7 +440,7 @@ def play(
             if idempotency_key
             else None
         )
-        result = commit(loaded, env, events, idem=idem, mover=seat)
+        result = commit(loaded, env, events, idem=idem, mover=seat, shown=body)
         if result.status == "applied":
             return body, False
         if result.status == "missing":
