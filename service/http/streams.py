@@ -489,8 +489,14 @@ class Subscription:
 
     def next(self, timeout: float) -> Published | None:
         """The next message, or None when ``timeout`` seconds pass without one."""
+        inbox = self.inbox
         try:
-            item = self.inbox.get(timeout=timeout) if timeout > 0 else self.inbox.get_nowait()
+            if not inbox.empty():  # only this stream takes from it: no timer, no wait
+                item = inbox.get_nowait()
+            elif timeout > 0:
+                item = inbox.get(timeout=timeout)
+            else:
+                return None
         except queue.Empty:
             return None
         if isinstance(item, _Lost):

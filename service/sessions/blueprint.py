@@ -197,7 +197,7 @@ def _stream(
         )
         # read again once subscribed: a move (or a bot's) made since the first read would
         # otherwise be in neither the hello nor an update
-        loaded = flow.load(api, session_id)
+        loaded = _again(loaded)
         env = loaded.env
         finished = api.game.outcome(env.state).finished
         deadline = api.clock.deadline(env.state) if api.clock else None
@@ -250,6 +250,15 @@ def _stream(
     finally:
         if subscription is not None:
             subscription.close()
+
+
+def _again(loaded: flow.Loaded) -> flow.Loaded:
+    """The session read again (as :func:`flow.load` reads it); the state it seals is not
+    opened again when it is still the one ``loaded`` opened (the same token)."""
+    session, now_ms = flow.store().load(loaded.id)
+    if session is None or session.slug != loaded.api.slug or session.token != loaded.session.token:
+        return flow.load(loaded.api, loaded.id)  # changed (or gone: its refusal)
+    return flow.Loaded(loaded.api, session, loaded.env, now_ms)
 
 
 def _public_frame(published: streams.Published) -> bytes:
