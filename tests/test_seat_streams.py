@@ -23,6 +23,7 @@ from flask import Flask
 from rules.registry import GAMES
 from service import create_app
 from service.http import streams
+from service.sessions import flow
 from service.sessions import store as store_module
 
 from .conftest import KEY_A, auth, make_settings
@@ -379,3 +380,58 @@ def test_a_process_opens_a_commits_state_once_for_all_its_seats_streams(
     for seat in (0, 1):
         assert got[seat]["data"]["version"] == 1
         assert frame_members(got[seat]["data"]) == as_seat_sees_it(t, seat)
+
+
+def test_the_movers_frame_is_its_answers_view_in_the_process_that_answered(
+    stream_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process that answered a move sends the mover's stream the session block the
+    answer showed the mover (not built again) and builds the other seat's own; each
+    frame is still exactly the seat's view, and an answer is never shown to another
+    seat's stream."""
+    built: list[int | None] = []
+    block = flow.session_block
+
+    def counting(loaded: flow.Loaded, env: Any, seat: int | None) -> dict[str, Any]:
+        built.append(seat)
+        return block(loaded, env, seat)
+
+    t = Hosted(stream_app.test_client(), ED, players=2, seed=8, options={"deal": DEAL_2})
+    frames: queue.Queue[dict[str, Any]] = queue.Queue()
+    ready = threading.Barrier(3, timeout=5)
+
+    def follow(seat: int) -> None:
+        own = copy.copy(t)  # a client of its own: one stream per thread
+        own.client = stream_app.test_client()
+        stream = seat_stream(own, seat)
+        ready.wait()
+        try:
+            (frame,) = stream.until(lambda f: f["event"] == "update")
+            frames.put({"seat": seat, **frame})
+        finally:
+            stream.close()
+
+    threads = [threading.Thread(target=follow, args=(s,), daemon=True) for s in (0, 1)]
+    for thread in threads:
+        thread.start()
+    ready.wait()
+    monkeypatch.setattr(flow, "session_block", counting)
+    t.bot(1, "random")
+    got = {f["seat"]: f for f in (frames.get(timeout=5), frames.get(timeout=5))}
+    for thread in threads:
+        thread.join(5)
+    monkeypatch.undo()
+    assert sorted(b for b in built if b is not None) == [0, 1]  # the answer's, seat 0's frame
+    for seat in (0, 1):
+        assert got[seat]["data"]["version"] == 1
+        assert frame_members(got[seat]["data"]) == as_seat_sees_it(t, seat)
+
+
+def test_an_answer_is_kept_for_its_movers_stream_only() -> None:
+    streams.sealed_here("token-a", {"state": 1}, 1, {"view": "seat 1's"})
+    streams.sealed_here("token-b", {"state": 2})
+    assert streams.shown_to("token-a", 1) == {"view": "seat 1's"}
+    assert streams.shown_to("token-a", 0) is None
+    assert streams.shown_to("token-b", 0) is None
+    assert streams.shown_to("token-c", 1) is None
+    assert streams.sealed_state("token-a") == {"state": 1}

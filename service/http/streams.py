@@ -432,23 +432,36 @@ def _forget(listener: Listener) -> None:
 
 # The states this process sealed lately, by their sealed token: a commit's message
 # carries the token it stored, and a stream of the same process that receives it builds
-# its frames from the state the commit had, instead of opening the token again.
+# its frames from the state the commit had, instead of opening the token again; and the
+# mover's own stream sends the session as the move's answer showed it to the mover
+# (the same view of the same state), instead of building it again.
 SEALED_KEPT = 64
-_sealed: dict[str, Any] = {}
+_sealed: dict[str, tuple[Any, int | None, Any]] = {}
 _sealed_lock = threading.Lock()  # held for no I/O: safe before gevent patches it
 
 
-def sealed_here(token: str, state: Any) -> None:
-    """Remember that ``token`` seals ``state`` (the latest ``SEALED_KEPT`` are kept)."""
+def sealed_here(token: str, state: Any, seat: int | None = None, shown: Any = None) -> None:
+    """Remember that ``token`` seals ``state`` (the latest ``SEALED_KEPT`` are kept), and
+    what the answer to ``seat``'s move shows that seat of it (``shown``, never changed
+    after: the session block of that state for that seat, with the answer's own
+    members)."""
     with _sealed_lock:
-        _sealed[token] = state
+        _sealed[token] = (state, seat, shown)
         while len(_sealed) > SEALED_KEPT:
             del _sealed[next(iter(_sealed))]
 
 
 def sealed_state(token: str) -> Any:
     """What ``token`` seals, if this process sealed it lately (else None)."""
-    return _sealed.get(token)
+    found = _sealed.get(token)
+    return None if found is None else found[0]
+
+
+def shown_to(token: str, seat: int) -> Any:
+    """What the answer that stored ``token`` showed ``seat``, if this process gave it
+    lately to that seat (else None)."""
+    found = _sealed.get(token)
+    return found[2] if found is not None and found[1] == seat else None
 
 
 class Subscription:
@@ -476,8 +489,14 @@ class Subscription:
 
     def next(self, timeout: float) -> Published | None:
         """The next message, or None when ``timeout`` seconds pass without one."""
+        inbox = self.inbox
         try:
-            item = self.inbox.get(timeout=timeout) if timeout > 0 else self.inbox.get_nowait()
+            if not inbox.empty():  # only this stream takes from it: no timer, no wait
+                item = inbox.get_nowait()
+            elif timeout > 0:
+                item = inbox.get(timeout=timeout)
+            else:
+                return None
         except queue.Empty:
             return None
         if isinstance(item, _Lost):

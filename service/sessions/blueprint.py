@@ -197,7 +197,7 @@ def _stream(
         )
         # read again once subscribed: a move (or a bot's) made since the first read would
         # otherwise be in neither the hello nor an update
-        loaded = flow.load(api, session_id)
+        loaded = _again(loaded)
         env = loaded.env
         finished = api.game.outcome(env.state).finished
         deadline = api.clock.deadline(env.state) if api.clock else None
@@ -252,6 +252,15 @@ def _stream(
             subscription.close()
 
 
+def _again(loaded: flow.Loaded) -> flow.Loaded:
+    """The session read again (as :func:`flow.load` reads it); the state it seals is not
+    opened again when it is still the one ``loaded`` opened (the same token)."""
+    session, now_ms = flow.store().load(loaded.id)
+    if session is None or session.slug != loaded.api.slug or session.token != loaded.session.token:
+        return flow.load(loaded.api, loaded.id)  # changed (or gone: its refusal)
+    return flow.Loaded(loaded.api, session, loaded.env, now_ms)
+
+
 def _public_frame(published: streams.Published) -> bytes:
     """A public stream's ``update`` for ``published``: the message without the state it
     carries (sealed: never on a stream), built once for every public stream of this
@@ -262,6 +271,10 @@ def _public_frame(published: streams.Published) -> bytes:
         public = {k: v for k, v in payload.items() if k != "sealed"}
         frame = published.derived["public"] = _sse_bytes("update", public, payload.get("version"))
     return frame
+
+
+# what a move's answer carries besides the session block a seat's frame is made of
+_ANSWER_ONLY = ("seat", "move", "events")
 
 
 def _next_seat_frame(
@@ -276,7 +289,8 @@ def _next_seat_frame(
     Every commit's message carries the state it stored, sealed (``sealed``), so the view
     is built without reading the session back; it is opened once for every seat's stream
     of this process that follows the session, and not at all in the process that
-    committed it (it still has the state it sealed). Messages already received are folded into
+    committed it (it still has the state it sealed; and the mover's frame there is the
+    session block its answer showed the mover). Messages already received are folded into
     one frame: the latest state, with every message's public events in order.
     """
     latest = first
@@ -289,6 +303,13 @@ def _next_seat_frame(
         if int(message.get("version", -1)) > int(latest.payload()["version"]):
             latest = published
     members = latest.payload()
+    shown = streams.shown_to(members["sealed"], seat) if "sealed" in members else None
+    if shown is not None:  # this worker answered the seat's own move: the same view
+        frame = {k: v for k, v in shown.items() if k not in _ANSWER_ONLY}
+        frame["finished"] = bool(members.get("finished"))
+        frame["seat"] = seat
+        frame["events"] = events
+        return frame
     if "sealed" in members:
         env = latest.derived.get("state") or streams.sealed_state(members["sealed"])
         if env is None:

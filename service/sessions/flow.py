@@ -232,10 +232,11 @@ def commit(
     idem: tuple[int, str, str, dict[str, Any]] | None = None,
     mover: int | None = None,
     standing: Standing | None = None,
+    shown: Mapping[str, Any] | None = None,
 ) -> Commit:
     """Compare-and-set ``env`` as the version after ``loaded``'s (``mover``: the seat
     whose move it is, None for the service's own transitions; ``standing``: ``env``'s,
-    when the caller has it)."""
+    when the caller has it; ``shown``: the mover's answer)."""
     api = loaded.api
     env = situations.marked(api.game, loaded.env, env, mover)
     now = standing if standing is not None else standing_of(api, env.state)
@@ -249,7 +250,7 @@ def commit(
     stored = env.without_steps()
     token = sealer().seal(stored)
     # before the commit: its message may reach this worker's streams before its answer
-    streams.sealed_here(token, stored)  # they need not open what this worker sealed
+    streams.sealed_here(token, stored, mover, shown)  # nor open it, nor view it for the mover
     result = store().commit(
         loaded.id,
         expected=loaded.session.version,
@@ -465,7 +466,7 @@ def play(
             if idempotency_key
             else None
         )
-        result = commit(loaded, env, events, idem=idem, mover=seat, standing=now)
+        result = commit(loaded, env, events, idem=idem, mover=seat, standing=now, shown=body)
         if result.status == "applied":
             return body, False
         if result.status == "missing":

@@ -1,0 +1,177 @@
+"""CPU of the seat streams' frames in process, for before/after comparisons.
+
+    .venv/bin/python -m bench.frame_cpu [--game element-draft] [--games 10] [--rounds 5]
+
+Plays whole hosted games (as ``bench.move_cpu`` does) while every seat follows the
+session on its own stream (``GET .../events?seat=n``, each read in a thread of its own
+through the app's WSGI entry: the same code gunicorn runs from the routing on, without
+gevent), and reads the CPU of each stream's thread (``time.thread_time``) from its
+request to its ``hello`` (opening), and from then to its ``end`` (its frames), and of
+the process's pub/sub reader (the ``Listener`` thread). Every frame a stream receives
+is hashed (its session id left out): with the same ``STATE_KEYS`` the deals are the
+same, so two checkouts that send the same frames print the same digest. Every round
+prints a line; the last line is the median of the rounds. The machine is shared:
+run two checkouts in turns (A, B, A, B) and compare medians of the same session.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import os
+import statistics
+import threading
+import time
+from typing import Any
+
+import orjson
+from cryptography.fernet import Fernet
+
+from .move_cpu import Meter
+
+
+class Follower(threading.Thread):
+    """One seat's stream, read to its end in a thread of its own."""
+
+    def __init__(self, app: Any, url: str, token: str) -> None:
+        super().__init__(daemon=True)
+        self.app, self.url, self.token = app, url, token
+        self.opened = threading.Event()
+        self.open_cpu = self.frames_cpu = 0.0
+        self.updates = 0
+        self.last: dict[str, Any] = {}
+        self.sent: list[bytes] = []
+
+    def run(self) -> None:
+        began = time.thread_time()
+        client = self.app.test_client()
+        headers = {"Authorization": f"Bearer {self.token}"}
+        resp = client.get(self.url, headers=headers, buffered=False)
+        chunks = iter(resp.response)
+        hello = b""
+        while b"event: hello" not in hello:
+            hello = next(chunks)
+        self.open_cpu = time.thread_time() - began
+        self.opened.set()
+        began = time.thread_time()
+        self.sent.append(hello)
+        for chunk in chunks:
+            self.sent.append(chunk)
+            if chunk.startswith(b"id: ") and b"event: update" in chunk:
+                self.updates += 1
+                self.last = orjson.loads(chunk.split(b"data: ", 1)[1])
+            if b"event: end" in chunk:
+                break
+        self.frames_cpu = time.thread_time() - began
+        resp.close()
+
+
+READERS: dict[threading.Thread, float] = {}
+
+
+def read_listeners() -> None:
+    """Note the CPU of the process's pub/sub reader threads so far (a reader ends when
+    its process follows nothing: read while the streams are open)."""
+    for thread in threading.enumerate():
+        if thread.name == "chemgames-listener" and thread.ident is not None:
+            with contextlib.suppress(OSError):  # it ended meanwhile
+                READERS[thread] = time.clock_gettime(time.pthread_getcpuclockid(thread.ident))
+
+
+def play(client: Any, app: Any, slug: str, players: int, seed: int) -> list[Follower]:
+    made = client.post(f"/v1/{slug}/sessions", json={"players": players, "seed": seed})
+    made = made.get_json()
+    base = f"/v1/{slug}/sessions/{made['session_id']}"
+    tokens = {s["seat"]: s["seat_token"] for s in made["seats"]}
+    auth = {seat: {"Authorization": f"Bearer {token}"} for seat, token in tokens.items()}
+    followers = [Follower(app, f"{base}/events?seat={s}", t) for s, t in tokens.items()]
+    for follower in followers:
+        follower.start()
+        assert follower.opened.wait(10)
+    version, to_act, turn = made["version"], made["to_act"], 0
+    while to_act:
+        seat = to_act[turn % len(to_act)]
+        legal = client.post(f"{base}/legal-moves", json={"seat": seat}, headers=auth[seat])
+        moves = legal.get_json()["moves"]
+        body = {"seat": seat, "version": version, "move": moves[(seed + turn) % len(moves)]}
+        headers = {**auth[seat], "Idempotency-Key": f"{made['session_id']}-{turn}"}
+        answer = client.post(f"{base}/moves", json=body, headers=headers)
+        assert answer.status_code == 200, answer.get_json()
+        version, to_act = answer.get_json()["version"], answer.get_json()["to_act"]
+        turn += 1
+        read_listeners()
+        # one frame a move (no folding): wait until every stream has sent it
+        deadline = time.monotonic() + 10
+        while any(f.last.get("version", -1) < version for f in followers):
+            assert time.monotonic() < deadline, "a stream did not send its frame"
+            time.sleep(0.0005)
+    read_listeners()
+    for follower in followers:
+        follower.join(10)
+        assert not follower.is_alive()
+    return followers
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--game", default="element-draft")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--games", type=int, default=10, help="games per round")
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    os.environ.setdefault("STATE_KEYS", Fernet.generate_key().decode())
+    os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    os.environ.setdefault("RATE_LIMIT_MOVES", "10000000 per minute")
+    os.environ.setdefault("RATE_LIMIT_SETUP", "10000000 per minute")
+    os.environ.setdefault("RATE_LIMIT_READS", "10000000 per minute")
+    os.environ.setdefault("RATE_LIMIT_STREAMS", "10000000 per minute")
+    os.environ.setdefault("DUE_WORK", "off")
+    os.environ.setdefault("SSE_HEARTBEAT_SECONDS", "30")
+    from service import create_app
+
+    app = create_app()
+    meter = Meter(app)
+    client = app.test_client()
+    play(client, app, args.game, args.players, 10_000)  # warm
+    per_frame, per_open, per_move, reader = [], [], [], []
+    digest = hashlib.sha256()
+    for r in range(args.rounds):
+        meter.cpu, meter.moves = 0.0, 0
+        opened = frames_cpu = 0.0
+        frames = streams = 0
+        listened = sum(READERS.values())
+        for seed in range(args.games):
+            for follower in play(client, app, args.game, args.players, r * args.games + seed):
+                opened += follower.open_cpu
+                frames_cpu += follower.frames_cpu
+                frames += follower.updates
+                streams += 1
+                session = follower.url.split("/sessions/")[1].split("/")[0].encode()
+                for chunk in follower.sent:
+                    digest.update(chunk.replace(session, b"<session>"))
+        listened = sum(READERS.values()) - listened
+        per_frame.append(1e6 * frames_cpu / frames)
+        per_open.append(1e6 * opened / streams)
+        per_move.append(1e6 * meter.cpu / meter.moves)
+        reader.append(1e6 * max(listened, 0.0) / meter.moves)
+        print(
+            f"round {r + 1}: {frames} frames, {per_frame[-1]:.0f} us/frame; {streams} streams, "
+            f"{per_open[-1]:.0f} us/open; {meter.moves} moves, {per_move[-1]:.0f} us/move; "
+            f"reader {reader[-1]:.0f} us/move",
+            flush=True,
+        )
+
+    def med(xs: list[float]) -> str:
+        return f"{statistics.median(xs):.0f} ({min(xs):.0f}-{max(xs):.0f})"
+
+    print(
+        f"median: {med(per_frame)} us/frame, {med(per_open)} us/open, "
+        f"{med(per_move)} us/move, reader {med(reader)} us/move; frames sent (with the "
+        f"same STATE_KEYS, equal between checkouts) {digest.hexdigest()[:16]}"
+    )
+
+
+if __name__ == "__main__":
+    main()
