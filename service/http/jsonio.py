@@ -10,12 +10,15 @@ from flask import Response
 from flask.json.provider import JSONProvider
 
 _OPTIONS = orjson.OPT_NON_STR_KEYS
+_JSON = "application/json"
 
 
 def json_response(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    resp = Response(orjson.dumps(body, option=_OPTIONS), status=status, mimetype="application/json")
-    for name, value in (headers or {}).items():
-        resp.headers[name] = value
+    # content_type, not mimetype: the same header without working it out each time
+    resp = Response(orjson.dumps(body, option=_OPTIONS), status, content_type=_JSON)
+    if headers:
+        for name, value in headers.items():
+            resp.headers[name] = value
     return resp
 
 

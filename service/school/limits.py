@@ -336,10 +336,14 @@ class Limiter:
             ),
             "credentials": Budget.parse("credentials", settings.rate_limit_failed_credentials),
         }
+        # what a request's rule and method draw on, and whether its operation reads a
+        # credential, never change while the process runs: asked once per route
+        self._kinds: dict[tuple[str, str], str | None] = {}
+        self._credentials: dict[tuple[str | None, str], bool] = {}
 
     def draws(self) -> list[Draw]:
         """The budgets this request draws on, with whom each counts and how much."""
-        name = kind()
+        name = self.kind()
         if name is None:
             return []
         out = [Draw(self.budgets[name], address(), self.cost(name))]
@@ -347,9 +351,30 @@ class Limiter:
             operator = operator_key()
             if operator != "-":
                 out.append(Draw(self.budgets["operator-sessions"], operator))
-        if "Authorization" in request.headers and takes_credentials():
+        if "Authorization" in request.headers and self.takes_credentials():
             out.append(Draw(self.budgets["credentials"], address(), 0))
         return out
+
+    def kind(self) -> str | None:
+        """:func:`kind`, remembered by route and method."""
+        rule = request.url_rule
+        if rule is None:
+            return None
+        key = (rule.rule, request.method)
+        try:
+            return self._kinds[key]
+        except KeyError:
+            found = self._kinds[key] = kind()
+            return found
+
+    def takes_credentials(self) -> bool:
+        """:func:`takes_credentials`, remembered by endpoint and method."""
+        key = (request.endpoint, request.method)
+        try:
+            return self._credentials[key]
+        except KeyError:
+            found = self._credentials[key] = takes_credentials()
+            return found
 
     def cost(self, name: str) -> int:
         """A replay costs a deal per started ``REPLAY_COST_BYTES`` of its record."""
