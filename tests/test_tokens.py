@@ -8,7 +8,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from service import create_app
-from service.games.tokens import Envelope, Sealer
+from service.games.tokens import Envelope, Recent, Sealer
 from service.http.problems import Problem
 
 from .conftest import KEY_A, KEY_B, auth, make_settings
@@ -21,6 +21,52 @@ def test_round_trip() -> None:
     token = sealer.seal(ENV)
     assert sealer.open(token, slug="element-draft", rules_version=1) == ENV
     assert "secret" not in token and "players" not in token
+
+
+def test_a_token_sealed_or_opened_here_opens_without_decrypting_again() -> None:
+    sealer = Sealer((KEY_A,))
+    token = sealer.seal(ENV)
+    assert sealer.recent.get(token) is not None  # what it sealed, by the exact token
+    other = Sealer((KEY_A,))
+    assert other.recent.get(token) is None
+    assert other.open(token, slug="element-draft", rules_version=1) == ENV
+    assert other.recent.get(token) == sealer.recent.get(token)  # what it verified
+    for s in (sealer, other):
+        first = s.open(token, slug="element-draft", rules_version=1)
+        first.state["secret"].append(4)  # every open builds a state of its own
+        first.state["players"] = 3
+        assert s.open(token, slug="element-draft", rules_version=1) == ENV
+
+
+def test_a_remembered_token_is_checked_like_any_other() -> None:
+    sealer = Sealer((KEY_A,))
+    token = sealer.seal(ENV)
+    for slug, rules_version, code in (
+        ("polymer", 1, "token_wrong_game"),
+        ("element-draft", 2, "token_version_unsupported"),
+    ):
+        with pytest.raises(Problem) as err:
+            sealer.open(token, slug=slug, rules_version=rules_version)
+        assert err.value.code == code
+    for altered in (token[:-1], token + "A", token.replace("-", "+").replace("_", "/")):
+        if altered != token:
+            with pytest.raises(Problem) as err:
+                sealer.open(altered, slug="element-draft", rules_version=1)
+            assert err.value.code == "token_invalid"
+            assert sealer.recent.get(altered) is None
+
+
+def test_recent_tokens_are_bounded() -> None:
+    recent = Recent(entries=3, size=1000)
+    for i in range(5):
+        recent.put(f"t{i}", b"x" * 10)
+    assert len(recent) == 3 and recent.get("t1") is None and recent.get("t2") == b"x" * 10
+    recent = Recent(entries=10, size=40)  # 12 bytes each (token and plaintext)
+    for i in range(4):
+        recent.put(f"t{i}", b"x" * 10)
+    assert len(recent) == 3 and recent.get("t0") is None and recent.get("t3") is not None
+    recent.put("huge", b"z" * 50)  # more than it ever holds: not kept, nothing forgotten
+    assert recent.get("huge") is None and len(recent) == 3
 
 
 def test_every_single_character_change_is_refused() -> None:
