@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import base64
+import zlib
 from dataclasses import replace
 
+import orjson
 import pytest
+from cryptography.fernet import Fernet
 from flask.testing import FlaskClient
 
 from service import create_app
+from service.games import tokens
 from service.games.tokens import Envelope, Recent, Sealer
 from service.http.problems import Problem
 
@@ -21,6 +26,51 @@ def test_round_trip() -> None:
     token = sealer.seal(ENV)
     assert sealer.open(token, slug="element-draft", rules_version=1) == ENV
     assert "secret" not in token and "players" not in token
+
+
+def fernet_token(key: str, env: Envelope) -> str:
+    """A state token as the service sealed it before issue 32 (Fernet)."""
+    payload = {"f": 3, "g": env.slug, "r": env.rules_version, "id": env.game_id}
+    payload |= {"v": env.version, "s": env.state, "b": [], "l": None}
+    return Fernet(key).encrypt(zlib.compress(orjson.dumps(payload), 1)).decode()
+
+
+def test_tokens_are_sealed_with_aes_gcm_siv_and_fernet_tokens_still_open() -> None:
+    sealer = Sealer((KEY_A,))
+    token = sealer.seal(ENV)
+    assert base64.urlsafe_b64decode(token)[:1] == tokens.AEAD_FORMAT
+    assert sealer.seal(ENV) != token  # a nonce of its own
+    old = fernet_token(KEY_A, ENV)
+    assert old.startswith("gAAAAA")
+    for s in (Sealer((KEY_A,)), Sealer((KEY_B, KEY_A))):
+        assert s.open(old, slug="element-draft", rules_version=1) == ENV
+        assert s.open(token, slug="element-draft", rules_version=1) == ENV
+    for s in (Sealer((KEY_B,)), Sealer((KEY_B, KEY_B))):
+        for foreign in (old, token):
+            with pytest.raises(Problem) as err:
+                s.open(foreign, slug="element-draft", rules_version=1)
+            assert err.value.code == "token_invalid"
+
+
+def test_without_gcm_siv_tokens_are_sealed_with_fernet(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tokens, "_aeads", lambda keys: None)
+    sealer = Sealer((KEY_A,))
+    token = sealer.seal(ENV)
+    assert token.startswith("gAAAAA")
+    assert Sealer((KEY_A,)).open(token, slug="element-draft", rules_version=1) == ENV
+    monkeypatch.undo()
+    assert Sealer((KEY_B, KEY_A)).open(token, slug="element-draft", rules_version=1) == ENV
+
+
+def test_a_token_cut_to_its_header_is_refused() -> None:
+    sealer = Sealer((KEY_A,))
+    raw = base64.urlsafe_b64decode(sealer.seal(ENV))
+    for cut in (raw[:1], raw[:5], raw[:13], raw[:20], raw[:-1]):
+        with pytest.raises(Problem) as err:
+            sealer.open(
+                base64.urlsafe_b64encode(cut).decode(), slug="element-draft", rules_version=1
+            )
+        assert err.value.code == "token_invalid"
 
 
 def test_a_token_sealed_or_opened_here_opens_without_decrypting_again() -> None:
