@@ -16,7 +16,7 @@ from service.games import tokens
 from service.games.tokens import Envelope, Recent, Sealer
 from service.http.problems import Problem
 
-from .conftest import KEY_A, KEY_B, auth, make_settings
+from .conftest import KEY_A, KEY_B, auth, checked, make_settings
 
 ENV = Envelope("element-draft", 1, "abc123", 3, {"players": 2, "secret": [1, 2, 3]})
 
@@ -71,6 +71,32 @@ def test_a_token_cut_to_its_header_is_refused() -> None:
                 base64.urlsafe_b64encode(cut).decode(), slug="element-draft", rules_version=1
             )
         assert err.value.code == "token_invalid"
+
+
+def test_a_session_saved_with_fernet_plays_on_after_the_upgrade(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A session stored before issue 32 (Fernet) opens, takes its next move, and is
+    stored again in the new format, under a rotated key set too."""
+    monkeypatch.setattr(tokens, "_aeads", lambda keys: None)
+    before = create_app(make_settings(KEY_A, redis_url=redis_url))
+    made = checked(before).test_client().post("/v1/element-draft/sessions", json={"players": 2})
+    made_body = made.get_json()
+    sid, seat = made_body["session_id"], made_body["to_act"][0]
+    stored = before.extensions["chemgames.store"].load(sid)[0].token
+    assert stored.startswith("gAAAAA")
+    monkeypatch.undo()
+    after = create_app(make_settings(KEY_B, KEY_A, redis_url=redis_url))
+    client = checked(after).test_client()
+    headers = auth(made_body["seats"][seat]["seat_token"])
+    base = f"/v1/element-draft/sessions/{sid}"
+    legal = client.post(f"{base}/legal-moves", json={"seat": seat}, headers=headers)
+    assert legal.status_code == 200, legal.get_json()
+    move = {"seat": seat, "version": made_body["version"], "move": legal.get_json()["moves"][0]}
+    moved = client.post(f"{base}/moves", json=move, headers=headers)
+    assert moved.status_code == 200, moved.get_json()
+    token = after.extensions["chemgames.store"].load(sid)[0].token
+    assert base64.urlsafe_b64decode(token)[:1] == tokens.AEAD_FORMAT
 
 
 def test_a_token_sealed_or_opened_here_opens_without_decrypting_again() -> None:
