@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import base64
+import zlib
 from dataclasses import replace
 
+import orjson
 import pytest
+from cryptography.fernet import Fernet
 from flask.testing import FlaskClient
 
 from service import create_app
-from service.games.tokens import Envelope, Sealer
+from service.games import tokens
+from service.games.tokens import Envelope, Recent, Sealer
 from service.http.problems import Problem
 
-from .conftest import KEY_A, KEY_B, auth, make_settings
+from .conftest import KEY_A, KEY_B, auth, checked, make_settings
 
 ENV = Envelope("element-draft", 1, "abc123", 3, {"players": 2, "secret": [1, 2, 3]})
 
@@ -21,6 +26,123 @@ def test_round_trip() -> None:
     token = sealer.seal(ENV)
     assert sealer.open(token, slug="element-draft", rules_version=1) == ENV
     assert "secret" not in token and "players" not in token
+
+
+def fernet_token(key: str, env: Envelope) -> str:
+    """A state token as the service sealed it before issue 32 (Fernet)."""
+    payload = {"f": 3, "g": env.slug, "r": env.rules_version, "id": env.game_id}
+    payload |= {"v": env.version, "s": env.state, "b": [], "l": None}
+    return Fernet(key).encrypt(zlib.compress(orjson.dumps(payload), 1)).decode()
+
+
+def test_tokens_are_sealed_with_aes_gcm_siv_and_fernet_tokens_still_open() -> None:
+    sealer = Sealer((KEY_A,))
+    token = sealer.seal(ENV)
+    assert base64.urlsafe_b64decode(token)[:1] == tokens.AEAD_FORMAT
+    assert sealer.seal(ENV) != token  # a nonce of its own
+    old = fernet_token(KEY_A, ENV)
+    assert old.startswith("gAAAAA")
+    for s in (Sealer((KEY_A,)), Sealer((KEY_B, KEY_A))):
+        assert s.open(old, slug="element-draft", rules_version=1) == ENV
+        assert s.open(token, slug="element-draft", rules_version=1) == ENV
+    for s in (Sealer((KEY_B,)), Sealer((KEY_B, KEY_B))):
+        for foreign in (old, token):
+            with pytest.raises(Problem) as err:
+                s.open(foreign, slug="element-draft", rules_version=1)
+            assert err.value.code == "token_invalid"
+
+
+def test_without_gcm_siv_tokens_are_sealed_with_fernet(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tokens, "_aeads", lambda keys: None)
+    sealer = Sealer((KEY_A,))
+    token = sealer.seal(ENV)
+    assert token.startswith("gAAAAA")
+    assert Sealer((KEY_A,)).open(token, slug="element-draft", rules_version=1) == ENV
+    monkeypatch.undo()
+    assert Sealer((KEY_B, KEY_A)).open(token, slug="element-draft", rules_version=1) == ENV
+
+
+def test_a_token_cut_to_its_header_is_refused() -> None:
+    sealer = Sealer((KEY_A,))
+    raw = base64.urlsafe_b64decode(sealer.seal(ENV))
+    for cut in (raw[:1], raw[:5], raw[:13], raw[:20], raw[:-1]):
+        with pytest.raises(Problem) as err:
+            sealer.open(
+                base64.urlsafe_b64encode(cut).decode(), slug="element-draft", rules_version=1
+            )
+        assert err.value.code == "token_invalid"
+
+
+def test_a_session_saved_with_fernet_plays_on_after_the_upgrade(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A session stored before issue 32 (Fernet) opens, takes its next move, and is
+    stored again in the new format, under a rotated key set too."""
+    monkeypatch.setattr(tokens, "_aeads", lambda keys: None)
+    before = create_app(make_settings(KEY_A, redis_url=redis_url))
+    made = checked(before).test_client().post("/v1/element-draft/sessions", json={"players": 2})
+    made_body = made.get_json()
+    sid, seat = made_body["session_id"], made_body["to_act"][0]
+    stored = before.extensions["chemgames.store"].load(sid)[0].token
+    assert stored.startswith("gAAAAA")
+    monkeypatch.undo()
+    after = create_app(make_settings(KEY_B, KEY_A, redis_url=redis_url))
+    client = checked(after).test_client()
+    headers = auth(made_body["seats"][seat]["seat_token"])
+    base = f"/v1/element-draft/sessions/{sid}"
+    legal = client.post(f"{base}/legal-moves", json={"seat": seat}, headers=headers)
+    assert legal.status_code == 200, legal.get_json()
+    move = {"seat": seat, "version": made_body["version"], "move": legal.get_json()["moves"][0]}
+    moved = client.post(f"{base}/moves", json=move, headers=headers)
+    assert moved.status_code == 200, moved.get_json()
+    token = after.extensions["chemgames.store"].load(sid)[0].token
+    assert base64.urlsafe_b64decode(token)[:1] == tokens.AEAD_FORMAT
+
+
+def test_a_token_sealed_or_opened_here_opens_without_decrypting_again() -> None:
+    sealer = Sealer((KEY_A,))
+    token = sealer.seal(ENV)
+    assert sealer.recent.get(token) is not None  # what it sealed, by the exact token
+    other = Sealer((KEY_A,))
+    assert other.recent.get(token) is None
+    assert other.open(token, slug="element-draft", rules_version=1) == ENV
+    assert other.recent.get(token) == sealer.recent.get(token)  # what it verified
+    for s in (sealer, other):
+        first = s.open(token, slug="element-draft", rules_version=1)
+        first.state["secret"].append(4)  # every open builds a state of its own
+        first.state["players"] = 3
+        assert s.open(token, slug="element-draft", rules_version=1) == ENV
+
+
+def test_a_remembered_token_is_checked_like_any_other() -> None:
+    sealer = Sealer((KEY_A,))
+    token = sealer.seal(ENV)
+    for slug, rules_version, code in (
+        ("polymer", 1, "token_wrong_game"),
+        ("element-draft", 2, "token_version_unsupported"),
+    ):
+        with pytest.raises(Problem) as err:
+            sealer.open(token, slug=slug, rules_version=rules_version)
+        assert err.value.code == code
+    for altered in (token[:-1], token + "A", token.replace("-", "+").replace("_", "/")):
+        if altered != token:
+            with pytest.raises(Problem) as err:
+                sealer.open(altered, slug="element-draft", rules_version=1)
+            assert err.value.code == "token_invalid"
+            assert sealer.recent.get(altered) is None
+
+
+def test_recent_tokens_are_bounded() -> None:
+    recent = Recent(entries=3, size=1000)
+    for i in range(5):
+        recent.put(f"t{i}", b"x" * 10)
+    assert len(recent) == 3 and recent.get("t1") is None and recent.get("t2") == b"x" * 10
+    recent = Recent(entries=10, size=40)  # 12 bytes each (token and plaintext)
+    for i in range(4):
+        recent.put(f"t{i}", b"x" * 10)
+    assert len(recent) == 3 and recent.get("t0") is None and recent.get("t3") is not None
+    recent.put("huge", b"z" * 50)  # more than it ever holds: not kept, nothing forgotten
+    assert recent.get("huge") is None and len(recent) == 3
 
 
 def test_every_single_character_change_is_refused() -> None:

@@ -1,14 +1,30 @@
 """Sealed state tokens and seat tokens.
 
-A state token is ``MultiFernet(zlib(orjson(envelope)))``: authenticated
+A state token is ``AES-GCM-SIV(zlib(orjson(envelope)))`` (before issue 32:
+``MultiFernet(zlib(orjson(envelope)))``, which still opens): authenticated
 encryption, so a client can neither read the hidden state (hands, pending
 selections, deck order, random state) nor alter it. The envelope binds the state
 to its game slug, rules version, format version, game id and state version.
 The first configured key seals; every configured key opens, so keys rotate by
 prepending a new key and dropping the old one once its tokens have aged out.
 
+A token is URL-safe base64 (padded) of ``0x91 | nonce (12 bytes) | ciphertext and
+tag``, the first byte authenticated as associated data, under a key derived from
+each configured key (``state-aead-v1``). Fernet's tokens start with ``0x80``. One
+call into OpenSSL where Fernet makes several (padding, AES-CBC, HMAC, each a Python
+object): about 100 us less CPU per move in a request. GCM-SIV, not GCM: a random
+nonce that repeats under one key never gives the key away (with GCM it would let a
+reader of two tokens forge a third). Where the installed OpenSSL lacks GCM-SIV
+(before 3.2), tokens are sealed with Fernet as before.
+
 Seat tokens are keyed hashes of ``game id : seat`` derived from the same keys,
 so rotation covers them too.
+
+A sealer remembers the plaintext of the tokens it sealed or opened lately
+(:class:`Recent`, by the exact token string): the next move of a session whose token
+this process made or read needs no decryption. Only a token spelled exactly as one it
+sealed, or verified and decrypted, is found there, so nothing unverified is trusted;
+it keeps bytes, so every open still builds a state of its own that nobody else holds.
 """
 
 from __future__ import annotations
@@ -17,13 +33,17 @@ import base64
 import binascii
 import hashlib
 import hmac
+import os
+import threading
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import orjson
+from cryptography.exceptions import InvalidTag, UnsupportedAlgorithm
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
+from cryptography.hazmat.primitives.ciphers.aead import AESGCMSIV
 
 from rules.records import Log, Step
 from rules.shapes import SAFE_INTEGER
@@ -95,8 +115,9 @@ class Marks:
 _STANDARD = bytes.maketrans(b"-_", b"+/")
 
 
-def _check_spelling(encoded: bytes) -> None:
-    """Refuse a token that is not spelled exactly as it was sealed.
+def _check_spelling(encoded: bytes) -> bytes:
+    """The bytes of ``encoded``; refuse a token that is not spelled exactly as it was
+    sealed.
 
     Fernet's base64 decoding skips stray characters, reads ``+`` and ``/`` like ``-``
     and ``_``, and ignores the spare bits of the last character: altered spellings of
@@ -109,6 +130,64 @@ def _check_spelling(encoded: bytes) -> None:
     tail = len(raw) % 3
     if tail and base64.urlsafe_b64encode(raw[-tail:]) != encoded[-4:]:
         raise ValueError("spare bits set in the last character")
+    return raw
+
+
+AEAD_FORMAT = b"\x91"
+"""The first byte of a token sealed with AES-GCM-SIV (a Fernet token's is ``0x80``)."""
+NONCE = 12
+
+
+def _aeads(keys: tuple[str, ...]) -> list[AESGCMSIV] | None:
+    """An AES-GCM-SIV key derived from each configured key, first the one that seals
+    (None where this OpenSSL has no GCM-SIV: tokens are then sealed with Fernet)."""
+    try:
+        aeads = [
+            AESGCMSIV(
+                hmac.new(base64.urlsafe_b64decode(k), b"state-aead-v1", hashlib.sha256).digest()
+            )
+            for k in keys
+        ]
+        aeads[0].encrypt(bytes(NONCE), b"", AEAD_FORMAT)
+    except UnsupportedAlgorithm:
+        return None
+    return aeads
+
+
+RECENT_TOKENS = 512
+RECENT_BYTES = 8 << 20
+
+
+class Recent:
+    """The plaintexts of the latest tokens (at most ``entries`` of them, and
+    ``size`` bytes of token and plaintext in all), by their exact token: the oldest
+    are forgotten first."""
+
+    def __init__(self, entries: int = RECENT_TOKENS, size: int = RECENT_BYTES) -> None:
+        self.entries = entries
+        self.size = size
+        self._kept: dict[str, bytes] = {}
+        self._held = 0
+        self._lock = threading.Lock()  # held for no I/O: safe before gevent patches it
+
+    def get(self, token: str) -> bytes | None:
+        return self._kept.get(token)
+
+    def put(self, token: str, plain: bytes) -> None:
+        weight = len(token) + len(plain)
+        if weight > self.size:
+            return
+        with self._lock:
+            if token in self._kept:
+                return
+            self._kept[token] = plain
+            self._held += weight
+            while len(self._kept) > self.entries or self._held > self.size:
+                old = next(iter(self._kept))
+                self._held -= len(old) + len(self._kept.pop(old))
+
+    def __len__(self) -> int:
+        return len(self._kept)
 
 
 class Sealer:
@@ -118,6 +197,8 @@ class Sealer:
         if not keys:
             raise ValueError("at least one state key is required")
         self._fernet = MultiFernet([Fernet(k) for k in keys])
+        self._aeads = _aeads(keys)
+        self.recent = Recent()
         # a key of its own for hosted deals, derived like the seat keys' but apart
         self._deal_key = hmac.new(
             base64.urlsafe_b64decode(keys[0]), b"hosted-deal-v1", hashlib.sha256
@@ -142,21 +223,46 @@ class Sealer:
                 **({"m": env.marks.to_json()} if env.marks is not None else {}),
             }
         )
-        return self._fernet.encrypt(zlib.compress(payload, 1)).decode("ascii")
+        packed = zlib.compress(payload, 1)
+        if self._aeads is None:
+            token = self._fernet.encrypt(packed).decode("ascii")
+        else:
+            nonce = os.urandom(NONCE)
+            sealed = self._aeads[0].encrypt(nonce, packed, AEAD_FORMAT)
+            token = base64.urlsafe_b64encode(AEAD_FORMAT + nonce + sealed).decode("ascii")
+        self.recent.put(token, payload)
+        return token
+
+    def _decrypt(self, encoded: bytes) -> bytes:
+        """The compressed payload of a token spelled exactly as sealed (or ValueError,
+        InvalidToken)."""
+        raw = _check_spelling(encoded)
+        if raw[:1] != AEAD_FORMAT or self._aeads is None:
+            return self._fernet.decrypt(encoded)
+        nonce, sealed = raw[1 : 1 + NONCE], raw[1 + NONCE :]
+        for aead in self._aeads:
+            try:
+                return aead.decrypt(nonce, sealed, AEAD_FORMAT)
+            except InvalidTag:
+                continue
+        raise ValueError("not sealed by any configured key")
 
     def open(self, token: str, *, slug: str, rules_version: int) -> Envelope:
         """The envelope inside ``token``, or a 400 problem saying why not."""
-        try:
-            encoded = token.encode("ascii")
-            _check_spelling(encoded)
-            raw = self._fernet.decrypt(encoded)
-            data = orjson.loads(zlib.decompress(raw))
-        except (InvalidToken, UnicodeEncodeError, ValueError, zlib.error, TypeError):
-            raise Problem(
-                "token_invalid",
-                "This state token cannot be opened: it was changed, cut short, or sealed "
-                "by another service. Send the latest token this service returned.",
-            ) from None
+        plain = self.recent.get(token)
+        if plain is not None:
+            data = orjson.loads(plain)
+        else:
+            try:
+                plain = zlib.decompress(self._decrypt(token.encode("ascii")))
+                data = orjson.loads(plain)
+            except (InvalidToken, UnicodeEncodeError, ValueError, zlib.error, TypeError):
+                raise Problem(
+                    "token_invalid",
+                    "This state token cannot be opened: it was changed, cut short, or sealed "
+                    "by another service. Send the latest token this service returned.",
+                ) from None
+            self.recent.put(token, plain)
         if not isinstance(data, dict) or data.get("f") not in READABLE_FORMATS:
             found = data.get("f") if isinstance(data, dict) else None
             raise Problem(
