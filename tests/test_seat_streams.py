@@ -392,9 +392,9 @@ def test_the_movers_frame_is_its_answers_view_in_the_process_that_answered(
     built: list[int | None] = []
     block = flow.session_block
 
-    def counting(loaded: flow.Loaded, env: Any, seat: int | None) -> dict[str, Any]:
+    def counting(loaded: flow.Loaded, env: Any, seat: int | None, **kw: Any) -> dict[str, Any]:
         built.append(seat)
-        return block(loaded, env, seat)
+        return block(loaded, env, seat, **kw)
 
     t = Hosted(stream_app.test_client(), ED, players=2, seed=8, options={"deal": DEAL_2})
     frames: queue.Queue[dict[str, Any]] = queue.Queue()
