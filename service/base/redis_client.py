@@ -36,7 +36,7 @@ import functools
 import queue
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -44,7 +44,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 import redis
 from redis.backoff import ExponentialWithJitterBackoff, NoBackoff
 from redis.cluster import ClusterNode, RedisCluster
-from redis.exceptions import RedisClusterException
+from redis.exceptions import DataError, RedisClusterException, ResponseError
 from redis.retry import Retry
 from redis.sentinel import Sentinel, SentinelConnectionPool
 
@@ -259,6 +259,73 @@ def _retry(timeout: float = 1.0) -> Retry:
 # A stream's pub/sub connection is never reconnected behind its back: the updates
 # published meanwhile would be missed silently (service/http/streams.py).
 _NO_RETRY = Retry(NoBackoff(), retries=0)
+
+
+def pack(commands: Sequence[Sequence[Any]]) -> bytes:
+    """``commands`` in the Redis protocol, as one buffer (one write to the socket).
+
+    Arguments are bytes, str (UTF-8, as redis-py encodes them) or int. redis-py's own
+    packer joins every argument onto the growing buffer (copying it again each time)
+    and sends large ones in writes of their own; a move's commit has a dozen
+    arguments of up to a kilobyte or two.
+
+    >>> pack([("EVALSHA", "ab", 1, "k", b"v\\r\\n")])
+    b'*5\\r\\n$7\\r\\nEVALSHA\\r\\n$2\\r\\nab\\r\\n$1\\r\\n1\\r\\n$1\\r\\nk\\r\\n$3\\r\\nv\\r\\n\\r\\n'
+    """
+    parts: list[bytes] = []
+    add = parts.append
+    for args in commands:
+        add(b"*%d\r\n" % len(args))
+        for arg in args:
+            kind = type(arg)
+            if kind is bytes:
+                data = arg
+            elif kind is str:
+                data = arg.encode()
+            elif kind is int:
+                data = b"%d" % arg
+            elif kind is float:
+                data = repr(arg).encode()
+            else:
+                raise DataError(f"cannot send {kind.__name__} to Redis: {arg!r}")
+            add(b"$%d\r\n%b\r\n" % (len(data), data))
+    return b"".join(parts)
+
+
+def execute(client: redis.Redis, commands: Sequence[Sequence[Any]]) -> list[Any]:
+    """``commands`` sent in one write on one connection of ``client``'s pool, and their
+    answers, in order: a command that Redis refused (``NOSCRIPT``, a script's error) has
+    its :class:`redis.ResponseError` as its answer, and the others still ran.
+
+    What a pipeline does, without its machinery (command stack, response callbacks,
+    per-command encoding, observability hooks), for the calls a move makes on every
+    request; under the same rules: the pool's connection (connected, health-checked),
+    the connection's retry (:class:`_Retry`: a dropped connection is retried, a hung
+    Redis is not), a connection that failed is closed before it goes back.
+    """
+    pool = client.connection_pool
+    packed = [pack(commands)]
+    count = len(commands)
+    conn: Any = pool.get_connection()
+
+    def attempt() -> list[Any]:
+        conn.send_packed_command(packed)
+        answers: list[Any] = []
+        for _ in range(count):
+            try:
+                answers.append(conn.read_response())
+            except ResponseError as refused:
+                answers.append(refused)
+        return answers
+
+    def fail(error: Exception) -> None:
+        conn.disconnect()
+
+    try:
+        answers: list[Any] = conn.retry.call_with_retry(attempt, fail)
+        return answers
+    finally:
+        pool.release(conn)
 
 
 class RedisBackend:

@@ -38,7 +38,7 @@ import orjson
 from redis import ConnectionError, Redis
 from redis.exceptions import NoScriptError
 
-from ..base.redis_client import ERRORS, RedisBackend
+from ..base.redis_client import ERRORS, RedisBackend, execute
 
 PREFIX = "chemgames:"
 
@@ -248,6 +248,10 @@ class SessionStore:
         """The command client (``redis.Redis`` or ``RedisCluster``), built on first use."""
         return self.backend.client
 
+    def _sha(self, source: str) -> str:
+        sha: str = self._script(source).sha
+        return sha
+
     def _script(self, source: str) -> Any:
         found = self._scripts.get(source)
         if found is None:
@@ -303,32 +307,51 @@ class SessionStore:
         self, session_id: str, calls: Sequence[tuple[str, list[Any], list[Any]]]
     ) -> tuple[Session | None, int, list[Any]]:
         """:meth:`load`, after other scripts (source, keys, arguments), all in the same
-        round trip: one pipeline (one server or a Sentinel's primary, never a cluster,
-        whose keys live on several nodes). Their answers come third."""
-        batch = [*calls, (_LOAD, [self.key(session_id)], list(FIELDS))]
+        round trip: one write on one connection (one server or a Sentinel's primary,
+        never a cluster, whose keys live on several nodes). Their answers come third."""
+        *answers, loaded = self._run([*calls, (_LOAD, [self.key(session_id)], list(FIELDS))])
+        session, now = self._session(session_id, loaded)
+        return session, now, answers
+
+    def _run(
+        self, calls: Sequence[tuple[str, list[Any], list[Any]]], *then: Sequence[Any]
+    ) -> list[Any]:
+        """Script calls (source, keys, arguments), then commands ``then``, in one round
+        trip on one connection (one server or a Sentinel's primary); their answers.
+
+        A restarted or failed-over server lost its scripts: they are loaded, and only
+        the calls that did not run are run again (a counted rate limit is not counted
+        twice; a ``then`` command, such as ``WAIT`` after a commit, goes with them).
+        """
         client = self.redis
-        results: list[Any] = [None] * len(batch)
-        todo = list(range(len(batch)))
+        return self._run_on(client, calls, then)
+
+    def _run_on(
+        self,
+        client: Redis,
+        calls: Sequence[tuple[str, list[Any], list[Any]]],
+        then: Sequence[Sequence[Any]],
+    ) -> list[Any]:
+        shas = [self._sha(source) for source, _, _ in calls]
+        results: list[Any] = [None] * len(calls)
+        todo = list(range(len(calls)))
         for attempt in range(2):
-            pipe = client.pipeline(transaction=False)
-            for i in todo:
-                source, keys, args = batch[i]
-                pipe.evalsha(self._script(source).sha, len(keys), *keys, *args)
-            for i, result in zip(todo, pipe.execute(raise_on_error=False), strict=True):
+            commands: list[Sequence[Any]] = [
+                ("EVALSHA", shas[i], len(calls[i][1]), *calls[i][1], *calls[i][2]) for i in todo
+            ]
+            answers = execute(client, [*commands, *then])
+            for i, result in zip(todo, answers, strict=False):
                 results[i] = result
-            # a restarted or failed-over server lost its scripts: load them, and run again
-            # only the calls that did not run (a counted rate limit is not counted twice)
+            tail = answers[len(todo) :]
             todo = [i for i in todo if isinstance(results[i], NoScriptError)]
             if not todo or attempt:
                 break
-            for source in {batch[i][0] for i in todo}:
+            for source in {calls[i][0] for i in todo}:
                 client.script_load(source)
-        for result in results:
+        for result in [*results, *tail]:
             if isinstance(result, Exception):
                 raise result
-        *answers, loaded = results
-        session, now = self._session(session_id, loaded)
-        return session, now, answers
+        return [*results, *tail]
 
     def _session(self, session_id: str, loaded: list[Any]) -> tuple[Session | None, int]:
         values, seconds, micros, sharded = loaded
@@ -591,8 +614,10 @@ class SessionStore:
         ]
         if self.wait_replicas:
             status, version = self._commit_and_wait(keys, args)
-        else:
+        elif self.backend.kind == "cluster":
             status, version = self._script(_COMMIT)(keys=keys, args=args)
+        else:
+            ((status, version),) = self._run([(_COMMIT, keys, args)])
         name = {1: "applied", 0: "stale", 2: "expired", -1: "missing", 3: "keyed"}[int(status)]
         return Commit(name, int(version))
 
@@ -605,20 +630,11 @@ class SessionStore:
         return int(status), int(version)
 
     def _with_wait(self, source: str, keys: list[str], args: list[Any]) -> tuple[Any, int]:
+        """The script, then ``WAIT`` on the same connection (WAIT counts the replicas
+        that have this connection's writes), in one round trip to the key's primary."""
         node = self.backend.node_for(keys[0])
-        try:
-            return self._evalsha_wait(node, source, keys, args)
-        except NoScriptError:  # a primary that has not seen the script yet
-            node.script_load(source)
-            return self._evalsha_wait(node, source, keys, args)
-
-    def _evalsha_wait(
-        self, node: Redis, source: str, keys: list[str], args: list[Any]
-    ) -> tuple[Any, int]:
-        with node.pipeline(transaction=False) as pipe:
-            pipe.evalsha(self._script(source).sha, len(keys), *keys, *args)
-            pipe.wait(self.wait_replicas, self.wait_timeout_ms)
-            result, replicas = pipe.execute()
+        wait = ("WAIT", self.wait_replicas, self.wait_timeout_ms)
+        result, replicas = self._run_on(node, [(source, keys, args)], [wait])
         return result, int(replicas)
 
     def _replicated(self, replicas: int) -> None:
