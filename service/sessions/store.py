@@ -369,7 +369,7 @@ class SessionStore:
         round trip: one script (:func:`merged`), atomically, on one server or a
         Sentinel's primary (never a cluster, whose keys live on several nodes). Their
         answers come third."""
-        load = (_LOAD, [self.key(session_id)], [])
+        load: tuple[str, list[Any], list[Any]] = (_LOAD, [self.key(session_id)], [])
         if calls:
             ((*answers, loaded),) = self._run([merge([*calls, load])])
         else:
