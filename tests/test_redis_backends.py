@@ -20,10 +20,11 @@ import pytest
 import redis
 from redis.backoff import NoBackoff
 from redis.crc import key_slot
+from redis.exceptions import NoScriptError
 from redis.retry import Retry
 
 from service import create_app
-from service.base.redis_client import BadRedisUrl, Pool, RedisBackend, parse_url
+from service.base.redis_client import BadRedisUrl, Pool, RedisBackend, execute, parse_url
 from service.http.streams import Subscription
 from service.sessions.store import SessionStore
 
@@ -213,3 +214,63 @@ def test_in_a_gevent_worker_the_pool_waits_in_gevents_queue() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
     )
     assert done.stdout.strip().startswith("gevent")
+
+
+def test_commands_sent_in_one_write_are_answered_in_order(redis_url: str) -> None:
+    """execute(): replies read straight off the socket (RESP2), in several reads when
+    they are large, a refused command's error in its place, the rest run, and the
+    connection clean for the next caller."""
+    backend = RedisBackend(redis_url)
+    client = backend.node_for(f"{TEST_PREFIX}{{x}}")
+    key = f"{TEST_PREFIX}{{x}}:big"
+    big = bytes(range(256)) * 1200  # 300 KB: several reads, \r\n inside
+    try:
+        answers = execute(
+            client,
+            [
+                ("SET", key, big),
+                ("EVALSHA", "0" * 40, 0),
+                ("EVAL", "return {1, false, {'a', 2.5}, redis.error_reply('E1 no')}", 0),
+                ("GET", key),
+                ("HGET", key + ":none", "f"),
+            ],
+        )
+        assert answers[0] == b"OK" and answers[3] == big and answers[4] is None
+        assert isinstance(answers[1], NoScriptError)
+        assert answers[2][:3] == [1, None, [b"a", 2]]
+        assert isinstance(answers[2][3], redis.ResponseError) and "E1 no" in str(answers[2][3])
+        assert execute(client, [("PING",), ("STRLEN", key)]) == [b"PONG", len(big)]
+        assert client.ping()  # the pool's other users find the connection clean
+    finally:
+        client.delete(key)
+        backend.close()
+
+
+def test_a_commit_after_the_server_lost_its_scripts_applies_once(redis_url: str) -> None:
+    store = SessionStore(redis_url, prefix=TEST_PREFIX)
+    try:
+        store.create(
+            "lost1", slug="s", token="t0", version=0, players=2, deadline_ms=None, public={}
+        )
+        store.load("lost1")
+        for node in store.backend.primaries():
+            node.script_flush()
+        done = store.commit(
+            "lost1",
+            expected=0,
+            version=1,
+            token="t1",
+            deadline_ms=None,
+            public={},
+            message={"type": "moved"},
+            idem=(0, "f00d", "k1", {"body": 1}),
+            steps=[[0, "m"]],
+        )
+        assert done.status == "applied"
+        assert store.steps("lost1") == [[0, "m"]]
+        session, _ = store.load("lost1")
+        assert session is not None and (session.version, session.token) == (1, "t1")
+        assert store.idempotent("lost1", 0, "f00d", "k1") == {"body": 1}
+    finally:
+        store.backend.delete_prefix(TEST_PREFIX + "{lost1}")
+        store.backend.close()

@@ -36,17 +36,18 @@ import functools
 import queue
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import redis
+from redis._parsers import _RESP2Parser
 from redis.backoff import ExponentialWithJitterBackoff, NoBackoff
 from redis.cluster import ClusterNode, RedisCluster
-from redis.exceptions import RedisClusterException
+from redis.exceptions import DataError, InvalidResponse, RedisClusterException, ResponseError
 from redis.retry import Retry
-from redis.sentinel import Sentinel, SentinelConnectionPool
+from redis.sentinel import Sentinel, SentinelConnectionPool, SentinelManagedConnection
 
 Client: TypeAlias = "redis.Redis | RedisCluster"
 
@@ -261,6 +262,163 @@ def _retry(timeout: float = 1.0) -> Retry:
 _NO_RETRY = Retry(NoBackoff(), retries=0)
 
 
+def pack(commands: Sequence[Sequence[Any]]) -> bytes:
+    """``commands`` in the Redis protocol, as one buffer (one write to the socket).
+
+    Arguments are bytes, str (UTF-8, as redis-py encodes them) or int. redis-py's own
+    packer joins every argument onto the growing buffer (copying it again each time)
+    and sends large ones in writes of their own; a move's commit has a dozen
+    arguments of up to a kilobyte or two.
+
+    >>> pack([("EVALSHA", "ab", 1, "k", b"v\\r\\n")])
+    b'*5\\r\\n$7\\r\\nEVALSHA\\r\\n$2\\r\\nab\\r\\n$1\\r\\n1\\r\\n$1\\r\\nk\\r\\n$3\\r\\nv\\r\\n\\r\\n'
+    """
+    parts: list[bytes] = []
+    add = parts.append
+    for args in commands:
+        add(b"*%d\r\n" % len(args))
+        for arg in args:
+            kind = type(arg)
+            if kind is bytes:
+                data = arg
+            elif kind is str:
+                data = arg.encode()
+            elif kind is int:
+                data = b"%d" % arg
+            elif kind is float:
+                data = repr(arg).encode()
+            else:
+                raise DataError(f"cannot send {kind.__name__} to Redis: {arg!r}")
+            add(b"$%d\r\n%b\r\n" % (len(data), data))
+    return b"".join(parts)
+
+
+def execute(client: redis.Redis, commands: Sequence[Sequence[Any]]) -> list[Any]:
+    """``commands`` sent in one write on one connection of ``client``'s pool, and their
+    answers, in order: a command that Redis refused (``NOSCRIPT``, a script's error) has
+    its :class:`redis.ResponseError` as its answer, and the others still ran.
+
+    What a pipeline does, without its machinery (command stack, response callbacks,
+    per-command encoding, observability hooks), for the calls a move makes on every
+    request; under the same rules: the pool's connection (connected, health-checked),
+    the connection's retry (:class:`_Retry`: a dropped connection is retried, a hung
+    Redis is not), a connection that failed is closed before it goes back.
+    """
+    pool = client.connection_pool
+    packed = [pack(commands)]
+    count = len(commands)
+    conn: Any = pool.get_connection()
+
+    def attempt() -> list[Any]:
+        conn.send_packed_command(packed)
+        if _plain(conn):
+            return _replies(conn, count)
+        answers: list[Any] = []
+        for _ in range(count):
+            try:
+                answers.append(conn.read_response())
+            except ResponseError as refused:
+                answers.append(refused)
+        return answers
+
+    def fail(error: Exception) -> None:
+        conn.disconnect()
+
+    try:
+        answers: list[Any] = conn.retry.call_with_retry(attempt, fail)
+        return answers
+    finally:
+        pool.release(conn)
+
+
+def _plain(conn: Any) -> bool:
+    """Whether ``conn`` speaks RESP2 through redis-py's own parser, and decodes nothing:
+    :func:`_replies` reads its answers. (Others, such as a Sentinel's connections, which
+    turn a replica's READONLY into a reconnection, are read by redis-py.)"""
+    return (
+        type(conn._parser) is _RESP2Parser
+        and not conn.encoder.decode_responses
+        and not isinstance(conn, SentinelManagedConnection)
+    )
+
+
+class _Short(Exception):
+    """The bytes read so far end inside a reply."""
+
+
+def _reply(data: bytes, pos: int, error: Any) -> tuple[Any, int]:
+    """The RESP2 reply that starts at ``pos`` in ``data``, and where the next starts."""
+    end = data.find(b"\r\n", pos)
+    if end < 0:
+        raise _Short
+    kind = data[pos]
+    if kind == 36:  # $: a bulk string
+        size = int(data[pos + 1 : end])
+        if size < 0:
+            return None, end + 2
+        stop = end + 2 + size
+        if stop + 2 > len(data):
+            raise _Short
+        return data[end + 2 : stop], stop + 2
+    if kind == 42:  # *: an array
+        size = int(data[pos + 1 : end])
+        if size < 0:
+            return None, end + 2
+        items: list[Any] = []
+        pos = end + 2
+        for _ in range(size):
+            item, pos = _reply(data, pos, error)
+            items.append(item)
+        return items, pos
+    if kind == 58:  # :
+        return int(data[pos + 1 : end]), end + 2
+    if kind == 43:  # +
+        return data[pos + 1 : end], end + 2
+    if kind == 45:  # -: an error, as redis-py's parser makes it (NoScriptError, ...)
+        refused = error(data[pos + 1 : end].decode("utf-8", errors="replace"))
+        if isinstance(refused, redis.ConnectionError):  # LOADING, ...: as redis-py does
+            raise refused
+        return refused, end + 2
+    raise InvalidResponse(f"Protocol Error: {data[pos:end]!r}")
+
+
+def _replies(conn: Any, count: int) -> list[Any]:
+    """The next ``count`` replies on ``conn`` (RESP2), read straight from its socket:
+    usually one read, and no per-reply machinery. Errors as redis-py's own reading
+    raises them (a timeout, a dropped connection: the connection is closed first)."""
+    sock = conn._sock
+    error = conn._parser.parse_error
+    data, pos = b"", 0
+    answers: list[Any] = []
+    try:
+        while len(answers) < count:
+            try:
+                reply, pos = _reply(data, pos, error)
+            except _Short:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    raise redis.ConnectionError("Connection closed by server.") from None
+                data, pos = data[pos:] + chunk, 0
+                continue
+            answers.append(reply)
+    except TimeoutError:
+        conn.disconnect()
+        raise redis.TimeoutError(f"Timeout reading from {conn._host_error()}") from None
+    except OSError as err:
+        conn.disconnect()
+        raise redis.ConnectionError(
+            f"Error while reading from {conn._host_error()} : {err.args}"
+        ) from None
+    except BaseException:
+        conn.disconnect()
+        raise
+    if pos != len(data):  # never: Redis answers only what it was asked
+        conn.disconnect()
+    if conn.health_check_interval:
+        conn.next_health_check = time.monotonic() + conn.health_check_interval
+    return answers
+
+
 class RedisBackend:
     """One deployment's Redis: the client for commands, pools for event streams.
 
@@ -316,6 +474,10 @@ class RedisBackend:
         return found
 
     def _build(self) -> Client:
+        """The command client. It speaks RESP2 (unless ``REDIS_URL`` asks for a
+        ``?protocol=``): its replies are what the service's scripts return, read by
+        :func:`execute` in one go; RESP3's richer types are of no use to it. Event
+        streams keep redis-py's default (their pub/sub reads RESP3's pushes)."""
         t = self.target
         if t.kind == "single":
             pool = Pool.from_url(
@@ -323,6 +485,7 @@ class RedisBackend:
                 max_connections=self.max_connections,
                 timeout=self.pool_timeout,
                 retry=_retry(self.timeout),
+                protocol=2,
                 **self._kwargs(),
             )
             return redis.Redis(connection_pool=pool)
@@ -337,11 +500,14 @@ class RedisBackend:
                 max_connections=self.max_connections,
                 timeout=self.pool_timeout,
                 retry=_retry(self.timeout),
+                protocol=2,
                 **self._kwargs(),
             )
-        return self._primary(self.max_connections, _retry(self.timeout))
+        return self._primary(self.max_connections, _retry(self.timeout), protocol=2)
 
-    def _primary(self, max_connections: int, retry: Retry) -> redis.Redis:
+    def _primary(
+        self, max_connections: int, retry: Retry, protocol: int | None = None
+    ) -> redis.Redis:
         t = self.target
         if self._sentinel is None:
             sentinel_kwargs: dict[str, Any] = {
@@ -355,6 +521,8 @@ class RedisBackend:
         kw = self._kwargs()
         if t.tls:
             kw["ssl"] = True
+        if protocol is not None:
+            kw["protocol"] = protocol
         client: redis.Redis = self._sentinel.master_for(  # type: ignore[no-untyped-call]
             t.service,
             connection_pool_class=BlockingSentinelPool,

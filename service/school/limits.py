@@ -172,7 +172,7 @@ for i = 1, n do
   end
   local elapsed = now - index * window
   local weighted = p * (window - elapsed) / window + c
-  state[i] = {index, c, p, weighted, amount, window, elapsed}
+  state[i] = {index, c, p, weighted, amount, window, w ~= index}
   if weighted + need > amount then
     local wait
     if c + need <= amount and p > 0 then
@@ -189,13 +189,14 @@ end
 local bind, fewest, reset = 1, nil, 0
 for i = 1, n do
   local s = state[i]
-  local index, c, p, weighted, amount, window = s[1], s[2], s[3], s[4], s[5], s[6]
+  local index, c, p, weighted, amount, window, fresh = s[1], s[2], s[3], s[4], s[5], s[6], s[7]
   local remaining = 0
   if refused == 0 then
     if cost > 0 then
       c = c + cost
       redis.call('HSET', KEYS[i], 'w', index, 'c', c, 'p', p)
-      redis.call('PEXPIRE', KEYS[i], 2 * window)
+      -- set once a window: it keeps the count past the next window's end
+      if fresh then redis.call('PEXPIRE', KEYS[i], 2 * window) end
     end
     remaining = math.floor(amount - weighted - cost)
     if remaining < 0 then remaining = 0 end

@@ -29,6 +29,7 @@ the same way (``service/http/streams.py``).
 
 from __future__ import annotations
 
+import functools
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -38,7 +39,7 @@ import orjson
 from redis import ConnectionError, Redis
 from redis.exceptions import NoScriptError
 
-from ..base.redis_client import ERRORS, RedisBackend
+from ..base.redis_client import ERRORS, RedisBackend, execute
 
 PREFIX = "chemgames:"
 
@@ -61,8 +62,62 @@ FIELDS = (
 
 _LOAD = f"""
 local t = redis.call('TIME')
-return {{redis.call('HMGET', KEYS[1], unpack(ARGV)), t[1], t[2], {_SHARDED} and 1 or 0}}
+return {{redis.call('HMGET', KEYS[1], {", ".join(repr(f) for f in FIELDS)}), t[1], t[2],
+        {_SHARDED} and 1 or 0}}
 """
+
+
+_TIME = "redis.call('TIME')"
+
+
+@functools.cache
+def merged(sources: tuple[str, ...]) -> str:
+    """One script that runs the scripts ``sources`` in turn, each on its own keys and
+    arguments, and answers the array of their answers: several calls in one EVALSHA.
+
+    Its ARGV starts with each call's number of keys and of arguments; then come the
+    calls' keys (KEYS) and arguments, in order (:func:`merge`). Each script is a
+    function of its own KEYS and ARGV, and they share one reading of the clock (each
+    ``redis.call('TIME')`` of theirs: a command called from a script costs Redis about
+    as much as a small script).
+
+    >>> print(merged(("return redis.call('TIME')",))[:70])
+    local clock = redis.call('TIME')
+    local function script0(KEYS, ARGV)
+    return clock
+    """
+    distinct = list(dict.fromkeys(sources))
+    functions = "".join(
+        f"local function script{n}(KEYS, ARGV)\n{source.replace(_TIME, 'clock')}\nend\n"
+        for n, source in enumerate(distinct)
+    )
+    order = ", ".join(f"script{distinct.index(source)}" for source in sources)
+    clock = f"local clock = {_TIME}\n" if any(_TIME in source for source in distinct) else ""
+    return f"""{clock}{functions}local calls = {{{order}}}
+local answers, k, a = {{}}, 0, {2 * len(sources)}
+for i = 1, {len(sources)} do
+  local nk, na = tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i])
+  local keys, args = {{}}, {{}}
+  for j = 1, nk do keys[j] = KEYS[k + j] end
+  for j = 1, na do args[j] = ARGV[a + j] end
+  k, a = k + nk, a + na
+  answers[i] = calls[i](keys, args)
+end
+return answers
+"""
+
+
+def merge(calls: Sequence[tuple[str, list[Any], list[Any]]]) -> tuple[str, list[Any], list[Any]]:
+    """Script calls (source, keys, arguments) as one call of their :func:`merged` script."""
+    counts: list[Any] = []
+    keys: list[Any] = []
+    args: list[Any] = []
+    for _, k, a in calls:
+        counts += (len(k), len(a))
+        keys += k
+        args += a
+    return merged(tuple(source for source, _, _ in calls)), keys, [*counts, *args]
+
 
 _NOW = """
 local t = redis.call('TIME')
@@ -125,30 +180,35 @@ return answer
 
 # KEYS: the session, its channel, its log and its callback's outbox; ARGV[10], ARGV[8]:
 # an answer's field and value; ARGV[12]: how many steps follow (JSON each), added to the
-# log; then how many callback events follow, and the outbox's TTL, then the events
+# log; then how many callback events follow, and the outbox's TTL, then the events.
+# Every Redis command a script calls costs Redis about as much as a small script, so
+# this one reads what it checks in one HMGET and writes the session in one HSET.
 _COMMIT = f"""
 local key = KEYS[1]
-local current = redis.call('HGET', key, 'version')
+local got = redis.call('HMGET', key, 'version', 'deadline_ms', 'finished_ms', ARGV[10])
+local current = got[1]
 if not current then return {{-1, 0}} end
 if tonumber(current) ~= tonumber(ARGV[1]) then return {{0, tonumber(current)}} end
-if ARGV[10] ~= '' and redis.call('HEXISTS', key, ARGV[10]) == 1 then
-  return {{3, tonumber(current)}}
-end
-if ARGV[2] == '0' then
-  local deadline = redis.call('HGET', key, 'deadline_ms')
-  if deadline and deadline ~= '' then
-    local t = redis.call('TIME')
-    local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-    if now >= tonumber(deadline) then return {{2, tonumber(current)}} end
-  end
+if ARGV[10] ~= '' and got[4] then return {{3, tonumber(current)}} end
+local now
+if ARGV[2] == '0' and got[2] and got[2] ~= '' then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  if now >= tonumber(got[2]) then return {{2, tonumber(current)}} end
 end
 local new = tonumber(ARGV[9])
-redis.call('HSET', key, 'version', new, 'token', ARGV[3], 'deadline_ms', ARGV[4],
-           'public', ARGV[5])
-if ARGV[11] == '1' and redis.call('HEXISTS', key, 'finished_ms') == 0 then
-  local t = redis.call('TIME')
-  redis.call('HSET', key, 'finished_ms', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+local fields = {{'version', new, 'token', ARGV[3], 'deadline_ms', ARGV[4], 'public', ARGV[5]}}
+if ARGV[11] == '1' and not got[3] then
+  if not now then
+    local t = redis.call('TIME')
+    now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  end
+  fields[9], fields[10] = 'finished_ms', now
 end
+if ARGV[10] ~= '' then
+  fields[#fields + 1], fields[#fields + 2] = ARGV[10], ARGV[8]
+end
+redis.call('HSET', key, unpack(fields))
 redis.call('EXPIRE', key, tonumber(ARGV[6]))
 local n = tonumber(ARGV[12])
 if n > 0 then redis.call('RPUSH', KEYS[3], unpack(ARGV, 13, 12 + n)) end
@@ -166,7 +226,6 @@ if ARGV[7] ~= '' then
   if {_SHARDED} then redis.call('SPUBLISH', KEYS[2], message)
   else redis.call('PUBLISH', KEYS[2], message) end
 end
-if ARGV[10] ~= '' then redis.call('HSET', key, ARGV[10], ARGV[8]) end
 return {{1, new}}
 """
 
@@ -248,6 +307,10 @@ class SessionStore:
         """The command client (``redis.Redis`` or ``RedisCluster``), built on first use."""
         return self.backend.client
 
+    def _sha(self, source: str) -> str:
+        sha: str = self._script(source).sha
+        return sha
+
     def _script(self, source: str) -> Any:
         found = self._scripts.get(source)
         if found is None:
@@ -296,39 +359,63 @@ class SessionStore:
 
     def load(self, session_id: str) -> tuple[Session | None, int]:
         """The session (None if absent) and its node's clock, in one round trip."""
-        loaded = self._script(_LOAD)(keys=[self.key(session_id)], args=list(FIELDS))
+        loaded = self._script(_LOAD)(keys=[self.key(session_id)])
         return self._session(session_id, loaded)
 
     def load_after(
         self, session_id: str, calls: Sequence[tuple[str, list[Any], list[Any]]]
     ) -> tuple[Session | None, int, list[Any]]:
         """:meth:`load`, after other scripts (source, keys, arguments), all in the same
-        round trip: one pipeline (one server or a Sentinel's primary, never a cluster,
-        whose keys live on several nodes). Their answers come third."""
-        batch = [*calls, (_LOAD, [self.key(session_id)], list(FIELDS))]
+        round trip: one script (:func:`merged`), atomically, on one server or a
+        Sentinel's primary (never a cluster, whose keys live on several nodes). Their
+        answers come third."""
+        load: tuple[str, list[Any], list[Any]] = (_LOAD, [self.key(session_id)], [])
+        if calls:
+            ((*answers, loaded),) = self._run([merge([*calls, load])])
+        else:
+            answers, (loaded,) = [], self._run([load])
+        session, now = self._session(session_id, loaded)
+        return session, now, answers
+
+    def _run(
+        self, calls: Sequence[tuple[str, list[Any], list[Any]]], *then: Sequence[Any]
+    ) -> list[Any]:
+        """Script calls (source, keys, arguments), then commands ``then``, in one round
+        trip on one connection (one server or a Sentinel's primary); their answers.
+
+        A restarted or failed-over server lost its scripts: they are loaded, and only
+        the calls that did not run are run again (a counted rate limit is not counted
+        twice; a ``then`` command, such as ``WAIT`` after a commit, goes with them).
+        """
         client = self.redis
-        results: list[Any] = [None] * len(batch)
-        todo = list(range(len(batch)))
+        return self._run_on(client, calls, then)
+
+    def _run_on(
+        self,
+        client: Redis,
+        calls: Sequence[tuple[str, list[Any], list[Any]]],
+        then: Sequence[Sequence[Any]],
+    ) -> list[Any]:
+        shas = [self._sha(source) for source, _, _ in calls]
+        results: list[Any] = [None] * len(calls)
+        todo = list(range(len(calls)))
         for attempt in range(2):
-            pipe = client.pipeline(transaction=False)
-            for i in todo:
-                source, keys, args = batch[i]
-                pipe.evalsha(self._script(source).sha, len(keys), *keys, *args)
-            for i, result in zip(todo, pipe.execute(raise_on_error=False), strict=True):
+            commands: list[Sequence[Any]] = [
+                ("EVALSHA", shas[i], len(calls[i][1]), *calls[i][1], *calls[i][2]) for i in todo
+            ]
+            answers = execute(client, [*commands, *then])
+            for i, result in zip(todo, answers, strict=False):
                 results[i] = result
-            # a restarted or failed-over server lost its scripts: load them, and run again
-            # only the calls that did not run (a counted rate limit is not counted twice)
+            tail = answers[len(todo) :]
             todo = [i for i in todo if isinstance(results[i], NoScriptError)]
             if not todo or attempt:
                 break
-            for source in {batch[i][0] for i in todo}:
+            for source in {calls[i][0] for i in todo}:
                 client.script_load(source)
-        for result in results:
+        for result in [*results, *tail]:
             if isinstance(result, Exception):
                 raise result
-        *answers, loaded = results
-        session, now = self._session(session_id, loaded)
-        return session, now, answers
+        return [*results, *tail]
 
     def _session(self, session_id: str, loaded: list[Any]) -> tuple[Session | None, int]:
         values, seconds, micros, sharded = loaded
@@ -591,8 +678,10 @@ class SessionStore:
         ]
         if self.wait_replicas:
             status, version = self._commit_and_wait(keys, args)
-        else:
+        elif self.backend.kind == "cluster":
             status, version = self._script(_COMMIT)(keys=keys, args=args)
+        else:
+            ((status, version),) = self._run([(_COMMIT, keys, args)])
         name = {1: "applied", 0: "stale", 2: "expired", -1: "missing", 3: "keyed"}[int(status)]
         return Commit(name, int(version))
 
@@ -605,20 +694,11 @@ class SessionStore:
         return int(status), int(version)
 
     def _with_wait(self, source: str, keys: list[str], args: list[Any]) -> tuple[Any, int]:
+        """The script, then ``WAIT`` on the same connection (WAIT counts the replicas
+        that have this connection's writes), in one round trip to the key's primary."""
         node = self.backend.node_for(keys[0])
-        try:
-            return self._evalsha_wait(node, source, keys, args)
-        except NoScriptError:  # a primary that has not seen the script yet
-            node.script_load(source)
-            return self._evalsha_wait(node, source, keys, args)
-
-    def _evalsha_wait(
-        self, node: Redis, source: str, keys: list[str], args: list[Any]
-    ) -> tuple[Any, int]:
-        with node.pipeline(transaction=False) as pipe:
-            pipe.evalsha(self._script(source).sha, len(keys), *keys, *args)
-            pipe.wait(self.wait_replicas, self.wait_timeout_ms)
-            result, replicas = pipe.execute()
+        wait = ("WAIT", self.wait_replicas, self.wait_timeout_ms)
+        result, replicas = self._run_on(node, [(source, keys, args)], [wait])
         return result, int(replicas)
 
     def _replicated(self, replicas: int) -> None:
