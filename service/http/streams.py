@@ -38,7 +38,7 @@ import multiprocessing
 import queue
 import threading
 import uuid
-from collections.abc import MutableSequence
+from collections.abc import Callable, MutableSequence
 from typing import Any
 
 import orjson
@@ -194,12 +194,24 @@ class Published:
     members, the state it carries opened, a public frame) is derived once, in
     ``derived``, for all of them. Nothing derived may be changed by a stream."""
 
-    __slots__ = ("_payload", "data", "derived")
+    __slots__ = ("_lock", "_payload", "data", "derived")
 
     def __init__(self, data: bytes) -> None:
         self.data = data
         self.derived: dict[str, Any] = {}
         self._payload: dict[str, Any] | None = None
+        self._lock = threading.Lock()
+
+    def derive(self, name: str, make: Callable[[], Any]) -> Any:
+        """``derived[name]``, made by ``make`` once for every stream of the process (two
+        threads asking at once wait for the one making it)."""
+        found = self.derived.get(name)
+        if found is None:
+            with self._lock:
+                found = self.derived.get(name)
+                if found is None:
+                    found = self.derived[name] = make()
+        return found
 
     def payload(self) -> dict[str, Any]:
         """The message's members (shared: read them, never change them)."""

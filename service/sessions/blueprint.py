@@ -311,11 +311,17 @@ def _next_seat_frame(
         frame["events"] = events
         return frame
     if "sealed" in members:
-        env = latest.derived.get("state") or streams.sealed_state(members["sealed"])
-        if env is None:
-            info = loaded.api.game.info
-            env = sealer().open(members["sealed"], slug=info.slug, rules_version=info.rules_version)
-        latest.derived["state"] = env
+
+        def opened() -> Any:
+            env = streams.sealed_state(members["sealed"])
+            if env is None:
+                info = loaded.api.game.info
+                env = sealer().open(
+                    members["sealed"], slug=info.slug, rules_version=info.rules_version
+                )
+            return env
+
+        env = latest.derive("state", opened)
         # a real-time game's clock as the commit read it
         at = flow.Loaded(loaded.api, loaded.session, env, int(members.get("server_now_ms", 0)))
     else:  # published by an instance older than issue 32 (a rolling upgrade): read it
