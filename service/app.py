@@ -140,7 +140,7 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
     logs.configure(settings.log_level)
     logs.install(app)
     cors.install(app, settings.cors_origins)
-    app.extensions["chemgames.sealer"] = Sealer(settings.state_keys)
+    app.extensions["chemgames.sealer"] = Sealer(settings.state_keys, seal=settings.state_seal)
     app.extensions["chemgames.operators"] = Operators.from_keys(settings.operator_keys)
     if settings.redis_url:
         # one connection layer for everything kept in Redis (service/base/redis_client.py)

@@ -41,3 +41,10 @@ def test_require_state_keys_off_keeps_the_development_key(tmp_path: Path, value:
 def test_a_yes_no_setting_that_is_neither_is_refused_by_name() -> None:
     with pytest.raises(ConfigError, match="REQUIRE_STATE_KEYS must be 1 or 0"):
         Settings.from_env({"REQUIRE_STATE_KEYS": "sometimes", "STATE_KEYS": "a"})
+
+
+def test_state_seal_is_aead_or_fernet() -> None:
+    assert Settings.from_env({"STATE_KEYS": "a"}).state_seal == "aead"
+    assert Settings.from_env({"STATE_KEYS": "a", "STATE_SEAL": " Fernet "}).state_seal == "fernet"
+    with pytest.raises(ConfigError, match="STATE_SEAL is 'gcm'; it must be one of aead, fernet"):
+        Settings.from_env({"STATE_KEYS": "a", "STATE_SEAL": "gcm"})

@@ -52,6 +52,20 @@ def test_tokens_are_sealed_with_aes_gcm_siv_and_fernet_tokens_still_open() -> No
             assert err.value.code == "token_invalid"
 
 
+def test_state_seal_fernet_seals_as_before_and_opens_both() -> None:
+    """A rolling upgrade: instances that still run the older version open only Fernet,
+    so the new version seals Fernet (STATE_SEAL=fernet) until every instance opens both."""
+    during = Sealer((KEY_A,), seal="fernet")
+    token = during.seal(ENV)
+    assert token.startswith("gAAAAA")
+    assert Fernet(KEY_A).decrypt(token.encode())  # what an older instance opens
+    after = Sealer((KEY_A,)).seal(ENV)
+    assert base64.urlsafe_b64decode(after)[:1] == tokens.AEAD_FORMAT
+    for s in (during, Sealer((KEY_A,)), Sealer((KEY_B, KEY_A), seal="fernet")):
+        for t in (token, after):
+            assert s.open(t, slug="element-draft", rules_version=1) == ENV
+
+
 def test_without_gcm_siv_tokens_are_sealed_with_fernet(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tokens, "_aeads", lambda keys: None)
     sealer = Sealer((KEY_A,))

@@ -12,6 +12,9 @@ from cryptography.fernet import Fernet
 ROOT = Path(os.environ.get("CHEMGAMES_HOME") or Path(__file__).resolve().parents[2])
 
 
+SEALS = ("aead", "fernet")
+
+
 class ConfigError(ValueError):
     """A setting the service cannot start with; the message says what to set."""
 
@@ -70,6 +73,10 @@ class Settings:
     """Everything the service reads from its environment (see README, Configuration)."""
 
     state_keys: tuple[str, ...] = field(repr=False)
+    # how new state tokens are sealed: "aead" (AES-GCM-SIV) or "fernet" (before issue
+    # 32); both always open, so a rolling upgrade seals "fernet" until every instance
+    # runs a version that opens "aead" (docs/OPERATIONS.md)
+    state_seal: str = "aead"
     redis_url: str | None = None
     max_body_bytes: int = 256 * 1024
     # a record sent back to be replayed holds every step's events (a long game: ~1 MB)
@@ -149,8 +156,15 @@ class Settings:
         if not keys:
             key_file = Path(env.get("DEV_KEY_FILE", ROOT / "instance" / "dev-state-key"))
             keys = (dev_key(key_file),)
+        seal = env.get("STATE_SEAL", "aead").strip().lower()
+        if seal not in SEALS:
+            raise ConfigError(
+                f"STATE_SEAL is {seal!r}; it must be one of {', '.join(SEALS)} (how new state "
+                "tokens are sealed; every instance opens both)."
+            )
         return cls(
             state_keys=keys,
+            state_seal=seal,
             redis_url=env.get("REDIS_URL") or None,
             max_body_bytes=int(env.get("MAX_BODY_BYTES", 256 * 1024)),
             max_record_bytes=int(env.get("MAX_RECORD_BYTES", 8 * 1024 * 1024)),

@@ -193,11 +193,13 @@ class Recent:
 class Sealer:
     """Seals and opens state tokens; issues and checks seat tokens."""
 
-    def __init__(self, keys: tuple[str, ...]) -> None:
+    def __init__(self, keys: tuple[str, ...], *, seal: str = "aead") -> None:
         if not keys:
             raise ValueError("at least one state key is required")
         self._fernet = MultiFernet([Fernet(k) for k in keys])
         self._aeads = _aeads(keys)
+        # "fernet": new tokens as before issue 32, for a rolling upgrade (both open)
+        self._seals_aead = self._aeads is not None and seal == "aead"
         self.recent = Recent()
         # a key of its own for hosted deals, derived like the seat keys' but apart
         self._deal_key = hmac.new(
@@ -224,7 +226,7 @@ class Sealer:
             }
         )
         packed = zlib.compress(payload, 1)
-        if self._aeads is None:
+        if self._aeads is None or not self._seals_aead:
             token = self._fernet.encrypt(packed).decode("ascii")
         else:
             nonce = os.urandom(NONCE)
