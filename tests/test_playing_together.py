@@ -21,6 +21,7 @@ from rules.registry import GAMES
 from service import create_app
 from service.games.tokens import Envelope
 from service.sessions import situations
+from service.sessions.store import SessionStore
 
 from .conftest import KEY_A, auth, checked, make_settings
 from .test_conformance import QUICK_OPTIONS
@@ -126,6 +127,38 @@ def test_ten_seats_drafting_one_after_another_on_the_version_they_read(
         assert [status for status, _ in answers] == [200] * 10, answers
         assert answers[-1][1]["version"] == read.pop() + 10
         assert any(e["type"] == "hands_passed" for e in answers[-1][1]["events"])
+
+
+def test_a_keyed_move_on_an_older_version_reads_its_key_with_the_session(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Drafting at once, the second seat's move names an older version, so its
+    Idempotency-Key's answer is looked for before the move is judged: it is read in the
+    session's own round trip, not in one of its own; a retry is answered from it."""
+    looked: list[str] = []
+    separate = SessionStore.idempotent
+
+    def counting(self: SessionStore, *args: Any) -> Any:
+        looked.append(args[-1])
+        return separate(self, *args)
+
+    monkeypatch.setattr(SessionStore, "idempotent", counting)
+    t = Table(client, "element-draft", 3, seed=5)
+    seen = {seat: t.get(seat) for seat in range(3)}
+    version = seen[0]["version"]
+    answers: dict[int, Any] = {}
+    for seat in range(3):
+        body = {"seat": seat, "version": version, "move": _first_card(seen[seat])}
+        headers = {**auth(t.tokens[seat]), "Idempotency-Key": f"k{seat}"}
+        for attempt in range(2):
+            resp = client.post(t.url("/moves"), json=body, headers=headers)
+            assert resp.status_code == 200, resp.get_json()
+            replayed = resp.headers.get("Idempotent-Replayed") == "true"
+            assert replayed == (attempt == 1)
+            answers.setdefault(seat, resp.get_json())
+            assert resp.get_json() == answers[seat]
+    assert answers[2]["version"] == version + 3
+    assert looked == []
 
 
 def test_ten_seats_drafting_all_at_once_on_the_version_they_read(app: Flask) -> None:

@@ -745,7 +745,14 @@ def test_nothing_is_looked_up_before_the_credential_is_checked(
         lookups.append(args)
         return real(store, *args)
 
+    real_peek = SessionStore.peek
+
+    def peek_spy(store: SessionStore, *args: Any) -> Any:  # read with the session's load
+        lookups.append(args)
+        return real_peek(store, *args)
+
     monkeypatch.setattr(SessionStore, "idempotent", spy)
+    monkeypatch.setattr(SessionStore, "peek", peek_spy)
     for wrong in (t.tokens[1], "x", ready(client, PO).host):
         for sent in (body, {**body, "version": body["version"] + 1}):
             headers = {**auth(wrong), "Idempotency-Key": "K"}
@@ -915,25 +922,35 @@ class _Blind:
     """Hide the stored answer from the first lookup of a request, as if its twin had
     not committed yet: the races the later lookups exist for, made deterministic."""
 
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, *, peeking: bool = False) -> None:
         self.lookups = 0
         real = SessionStore.idempotent
+        real_peek = SessionStore.peek
 
         def idempotent(store: SessionStore, *args: Any) -> Any:
             self.lookups += 1
             return None if self.lookups == 1 else real(store, *args)
 
+        def peek(store: SessionStore, session_id: str, *args: Any) -> Any:
+            self.lookups += 1  # the first look, read with the session: blind it too
+            return real_peek(store, session_id, 0, "-", "not-this-key")
+
         monkeypatch.setattr(SessionStore, "idempotent", idempotent)
+        if peeking:
+            monkeypatch.setattr(SessionStore, "peek", peek)
+        else:  # the key's answer read on its own, as on a cluster
+            monkeypatch.setattr(SessionStore, "peeks", property(lambda store: False))
 
 
+@pytest.mark.parametrize("peeking", [False, True], ids=["alone", "with-the-load"])
 def test_a_twin_committed_before_the_version_check_is_replayed_not_stale(
-    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch, peeking: bool
 ) -> None:
     t = Hosted(client, ED, players=2, seed=6)
     move = draft(t.get(0))
     first = t.raw_move(0, move, version=0, key="twin")
     assert first.status_code == 200
-    blind = _Blind(monkeypatch)
+    blind = _Blind(monkeypatch, peeking=peeking)
     again = t.raw_move(0, move, version=0, key="twin")
     assert blind.lookups == 2
     assert again.status_code == 200, again.get_json()
@@ -957,6 +974,9 @@ def test_a_twin_committed_before_the_compare_and_set_is_replayed_not_stale(
         return before if len(loads) == 1 else real_load(store, session_id)
 
     monkeypatch.setattr(SessionStore, "load", load)
+    # the stale read is faked through load(): the key's answer read on its own (as on a
+    # cluster), not with the session, where it would be as old as the session read
+    monkeypatch.setattr(SessionStore, "peeks", property(lambda store: False))
     lookups: list[tuple[Any, ...]] = []
     real_lookup = SessionStore.idempotent
 

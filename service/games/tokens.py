@@ -332,9 +332,14 @@ class Sealer:
     def is_host(self, game_id: str, token: object) -> bool:
         return self._matches(game_id, HOST, token)
 
+    def holds_seat(self, game_id: str, seat: int, token: object) -> bool:
+        """Whether ``token`` is the seat's own token or the host token (:meth:`check_seat`
+        without the problem)."""
+        return self._matches(game_id, str(seat), token) or self._matches(game_id, HOST, token)
+
     def check_seat(self, game_id: str, seat: int, token: object) -> None:
         """Accept the seat's own token (or the host token); else 403."""
-        if self._matches(game_id, str(seat), token) or self._matches(game_id, HOST, token):
+        if self.holds_seat(game_id, seat, token):
             return
         raise Problem(
             "seat_token_invalid",

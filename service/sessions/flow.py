@@ -30,7 +30,7 @@ from ..http.auth import fingerprint
 from ..http.errors import REDIS_RETRY_AFTER_SECONDS, redis_down
 from ..http.problems import Problem
 from . import callbacks, schedule, situations
-from .store import Commit, Session, SessionStore
+from .store import Commit, Session, SessionStore, unpack
 
 COMMIT_ATTEMPTS = 16
 """Times a move is tried again on a newer version when other seats' moves committed
@@ -61,24 +61,39 @@ class Loaded:
     session: Session
     env: Envelope
     now_ms: int
+    # (the stored answer, or None) for the Idempotency-Key ``load`` was asked to peek at,
+    # read in the same round trip as the session; None when it did not
+    peeked: tuple[bytes | None] | None = None
 
     @property
     def id(self) -> str:
         return self.session.id
 
 
-def load(api: GameApi, session_id: str) -> Loaded:
+def load(api: GameApi, session_id: str, peek: tuple[int, str, str] | None = None) -> Loaded:
     """The session (``404 session_not_found`` if it has expired or is another game's).
 
-    A move's rate limit is drawn in the same round trip, and refuses first (429).
+    A move's rate limit is drawn in the same round trip, and refuses first (429). With
+    ``peek`` (seat, credential fingerprint, Idempotency-Key) the answer stored for that
+    key is read in it too, where the store can (``Loaded.peeked``): only for a
+    credential already checked against the session's id, and used only once the seat
+    is checked against the game too (``authorize``).
     """
     limiter: Any = current_app.extensions.get("chemgames.limiter")  # service/school/limits.py
     draws = limiter.pending_calls() if limiter is not None else []
-    if draws:
-        session, now_ms, answers = store().load_after(session_id, draws)
-        limiter.settle_with_load(answers)
+    st = store()
+    peeking = peek is not None and st.peeks
+    calls = [*draws, st.peek(session_id, *peek)] if peek is not None and peeking else draws
+    peeked: tuple[bytes | None] | None = None
+    if calls:
+        session, now_ms, answers = st.load_after(session_id, calls)
+        if peeking:
+            *answers, raw = answers
+            peeked = (raw or None,)
+        if draws:
+            limiter.settle_with_load(answers)
     else:
-        session, now_ms = store().load(session_id)
+        session, now_ms = st.load(session_id)
     if session is None or session.slug != api.slug:
         raise Problem(
             "session_not_found",
@@ -99,7 +114,7 @@ def load(api: GameApi, session_id: str) -> Loaded:
             f"continued. Start a new one with POST /v1/{api.slug}/sessions.",
             reason=err.code,
         ) from None
-    return Loaded(api, session, env, now_ms)
+    return Loaded(api, session, env, now_ms, peeked)
 
 
 @dataclass(frozen=True)
@@ -412,15 +427,28 @@ def play(
     seat's move commits first, the move is judged again on the newer version, on the
     same condition."""
     st = store()
-    loaded = load(api, session_id)
-    authorize(loaded.env, seat, credential)  # always first: nothing is looked up before
     who = fingerprint(credential)
+    # the key's answer is read with the session only for a credential of this seat (a
+    # session's id is its game's), so a wrong one looks nothing up
+    peek = None
+    if idempotency_key and sealer().holds_seat(session_id, seat, credential):
+        peek = (seat, who, idempotency_key)
+    loaded = load(api, session_id, peek)
+    authorize(loaded.env, seat, credential)  # always first: nothing is used before
     print_ = request_print(request)
+    # the key's answer as the load read it: good for the first look before this request
+    # commits anything (later looks read Redis again: a twin may have been applied since)
+    peeked = loaded.peeked
 
     def stored() -> dict[str, Any] | None:
+        nonlocal peeked
         if not idempotency_key:
             return None
-        cached = st.idempotent(session_id, seat, who, idempotency_key)
+        if peeked is not None:
+            (raw,), peeked = peeked, None
+            cached = None if raw is None else unpack(raw)
+        else:
+            cached = st.idempotent(session_id, seat, who, idempotency_key)
         return None if cached is None else _replay(cached, print_)
 
     # A retry of an applied move names an older version, so its stored answer is looked
@@ -432,6 +460,7 @@ def play(
         if replay is not None:
             return replay, True
     if expire_if_due(loaded):
+        peeked = None  # the deadline's transition was committed since the load
         replay = stored() if version == loaded.session.version else None
         if replay is not None:
             return replay, True
@@ -466,6 +495,7 @@ def play(
             if idempotency_key
             else None
         )
+        peeked = None
         result = commit(loaded, env, events, idem=idem, mover=seat, standing=now, shown=body)
         if result.status == "applied":
             return body, False

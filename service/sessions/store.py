@@ -69,6 +69,9 @@ return {{redis.call('HMGET', KEYS[1], {", ".join(repr(f) for f in FIELDS)}), t[1
 
 _TIME = "redis.call('TIME')"
 
+# KEYS[1]: the session; ARGV[1]: an Idempotency-Key's field (its stored answer, or false)
+_PEEK = "return redis.call('HGET', KEYS[1], ARGV[1])"
+
 
 @functools.cache
 def merged(sources: tuple[str, ...]) -> str:
@@ -361,6 +364,21 @@ class SessionStore:
         """The session (None if absent) and its node's clock, in one round trip."""
         loaded = self._script(_LOAD)(keys=[self.key(session_id)])
         return self._session(session_id, loaded)
+
+    @property
+    def peeks(self) -> bool:
+        """Whether a load may read a stored answer in the same round trip (:meth:`peek`):
+        not on a cluster (scripts merge only on one node), nor where a replay waits for
+        replicas (:meth:`idempotent` does that)."""
+        return self.backend.kind != "cluster" and not self.wait_replicas
+
+    def peek(
+        self, session_id: str, seat: int, credential: str, key: str
+    ) -> tuple[str, list[Any], list[Any]]:
+        """A script call for :meth:`load_after` that reads the answer stored for this
+        Idempotency-Key as :meth:`idempotent` would (its answer: :func:`unpack` it, if
+        any), at the same instant as the session."""
+        return (_PEEK, [self.key(session_id)], [self.idem_field(seat, credential, key)])
 
     def load_after(
         self, session_id: str, calls: Sequence[tuple[str, list[Any], list[Any]]]
