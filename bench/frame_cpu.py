@@ -26,9 +26,8 @@ import time
 from typing import Any
 
 import orjson
-from cryptography.fernet import Fernet
 
-from .move_cpu import Meter
+from .move_cpu import Meter, in_process_settings
 
 
 class Follower(threading.Thread):
@@ -120,14 +119,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10, help="games per round")
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    os.environ.setdefault("STATE_KEYS", Fernet.generate_key().decode())
-    os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")
-    os.environ.setdefault("LOG_LEVEL", "WARNING")
-    os.environ.setdefault("RATE_LIMIT_MOVES", "10000000 per minute")
-    os.environ.setdefault("RATE_LIMIT_SETUP", "10000000 per minute")
-    os.environ.setdefault("RATE_LIMIT_READS", "10000000 per minute")
-    os.environ.setdefault("RATE_LIMIT_STREAMS", "10000000 per minute")
-    os.environ.setdefault("DUE_WORK", "off")
+    in_process_settings()
     os.environ.setdefault("SSE_HEARTBEAT_SECONDS", "30")
     from service import create_app
 

@@ -45,6 +45,19 @@ class Meter:
         app.wsgi_app = wsgi
 
 
+def in_process_settings() -> None:
+    """The deployment's settings for a run in process, where not set already: Redis on
+    the local db 15, rate limits counted with budgets no run reaches (the reads' and
+    streams' too: db 15's budgets are shared with other runs on the machine), no due
+    work, warnings only."""
+    os.environ.setdefault("STATE_KEYS", Fernet.generate_key().decode())
+    os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    for budget in ("MOVES", "SETUP", "READS", "STREAMS"):
+        os.environ.setdefault(f"RATE_LIMIT_{budget}", "10000000 per minute")
+    os.environ.setdefault("DUE_WORK", "off")
+
+
 def play(client: Any, slug: str, players: int, seed: int) -> None:
     made = client.post(f"/v1/{slug}/sessions", json={"players": players, "seed": seed})
     made = made.get_json()
@@ -70,12 +83,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="games per round")
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    os.environ.setdefault("STATE_KEYS", Fernet.generate_key().decode())
-    os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")
-    os.environ.setdefault("LOG_LEVEL", "WARNING")
-    os.environ.setdefault("RATE_LIMIT_MOVES", "10000000 per minute")
-    os.environ.setdefault("RATE_LIMIT_SETUP", "10000000 per minute")
-    os.environ.setdefault("DUE_WORK", "off")
+    in_process_settings()
     from service import create_app
 
     app = create_app()
