@@ -333,6 +333,36 @@ def test_a_message_without_the_state_is_read_back(
     assert frame_members(frame["data"]) == as_seat_sees_it(t, 0)
 
 
+def _both_seats_first_update(
+    stream_app: Flask, t: Hosted, move: Callable[[], object]
+) -> dict[int, dict[str, Any]]:
+    """Both seats' streams open (a thread and a client each), then ``move``: each
+    seat's first ``update`` frame, by seat."""
+    frames: queue.Queue[dict[str, Any]] = queue.Queue()
+    ready = threading.Barrier(3, timeout=5)
+
+    def follow(seat: int) -> None:
+        own = copy.copy(t)  # a client of its own: one stream per thread
+        own.client = stream_app.test_client()
+        stream = seat_stream(own, seat)
+        ready.wait()
+        try:
+            (frame,) = stream.until(lambda f: f["event"] == "update")
+            frames.put({"seat": seat, **frame})
+        finally:
+            stream.close()
+
+    threads = [threading.Thread(target=follow, args=(s,), daemon=True) for s in (0, 1)]
+    for thread in threads:
+        thread.start()
+    ready.wait()
+    move()
+    got = {f["seat"]: f for f in (frames.get(timeout=5), frames.get(timeout=5))}
+    for thread in threads:
+        thread.join(5)
+    return got
+
+
 @pytest.mark.parametrize("committed", ["here", "elsewhere"])
 def test_a_process_opens_a_commits_state_once_for_all_its_seats_streams(
     stream_app: Flask, monkeypatch: pytest.MonkeyPatch, committed: str
@@ -354,28 +384,7 @@ def test_a_process_opens_a_commits_state_once_for_all_its_seats_streams(
 
     monkeypatch.setattr(blueprint, "sealer", Counting)
     t = Hosted(stream_app.test_client(), ED, players=2, seed=8, options={"deal": DEAL_2})
-    frames: queue.Queue[dict[str, Any]] = queue.Queue()
-    ready = threading.Barrier(3, timeout=5)
-
-    def follow(seat: int) -> None:
-        own = copy.copy(t)  # a client of its own: one stream per thread
-        own.client = stream_app.test_client()
-        stream = seat_stream(own, seat)
-        ready.wait()
-        try:
-            (frame,) = stream.until(lambda f: f["event"] == "update")
-            frames.put({"seat": seat, **frame})
-        finally:
-            stream.close()
-
-    threads = [threading.Thread(target=follow, args=(s,), daemon=True) for s in (0, 1)]
-    for thread in threads:
-        thread.start()
-    ready.wait()
-    t.bot(1, "random")
-    got = {f["seat"]: f for f in (frames.get(timeout=5), frames.get(timeout=5))}
-    for thread in threads:
-        thread.join(5)
+    got = _both_seats_first_update(stream_app, t, lambda: t.bot(1, "random"))
     assert len(opened) == (0 if committed == "here" else 1)
     for seat in (0, 1):
         assert got[seat]["data"]["version"] == 1
@@ -397,29 +406,12 @@ def test_the_movers_frame_is_its_answers_view_in_the_process_that_answered(
         return block(loaded, env, seat, **kw)
 
     t = Hosted(stream_app.test_client(), ED, players=2, seed=8, options={"deal": DEAL_2})
-    frames: queue.Queue[dict[str, Any]] = queue.Queue()
-    ready = threading.Barrier(3, timeout=5)
 
-    def follow(seat: int) -> None:
-        own = copy.copy(t)  # a client of its own: one stream per thread
-        own.client = stream_app.test_client()
-        stream = seat_stream(own, seat)
-        ready.wait()
-        try:
-            (frame,) = stream.until(lambda f: f["event"] == "update")
-            frames.put({"seat": seat, **frame})
-        finally:
-            stream.close()
+    def move() -> None:  # the move's blocks and frames counted, not the hellos
+        monkeypatch.setattr(flow, "session_block", counting)
+        t.bot(1, "random")
 
-    threads = [threading.Thread(target=follow, args=(s,), daemon=True) for s in (0, 1)]
-    for thread in threads:
-        thread.start()
-    ready.wait()
-    monkeypatch.setattr(flow, "session_block", counting)
-    t.bot(1, "random")
-    got = {f["seat"]: f for f in (frames.get(timeout=5), frames.get(timeout=5))}
-    for thread in threads:
-        thread.join(5)
+    got = _both_seats_first_update(stream_app, t, move)
     monkeypatch.undo()
     assert sorted(b for b in built if b is not None) == [0, 1]  # the answer's, seat 0's frame
     for seat in (0, 1):
