@@ -12,6 +12,7 @@ and headers, `worker_connections` bounds connections per worker, and
 from __future__ import annotations
 
 import gc
+import importlib.util
 import os
 import warnings
 from typing import Any
@@ -19,6 +20,7 @@ from typing import Any
 import orjson
 from gevent.monkey import MonkeyPatchWarning
 from gunicorn import util
+from gunicorn.http.errors import InvalidHeader, UnsupportedTransferCoding
 from gunicorn.workers.ggevent import GeventWorker
 
 # The master imports the service (on_starting, below) before a worker patches the
@@ -51,6 +53,13 @@ loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 # under $HOME by default is off (operations use signals; nothing here uses gunicornc).
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 control_socket_disable = True
+# Request heads are read by gunicorn's C parser where it is installed (gunicorn_h1c,
+# the `fast` extra: `make install` and `make serve` have it, the image has no compiler
+# to build it), else by gunicorn's Python one. Both enforce the same limits and refuse
+# the same requests with the same statuses (tests/test_gunicorn.py); the C one spends
+# less CPU a request. "auto", not "fast": "fast" without the module fails every
+# request, not the start; on_starting logs which parser the workers will use.
+http_parser = "auto"
 
 # The errors gunicorn answers itself, before the app sees a request, as the problems
 # the app would send (catalogue: GET /v1/problems). Any other status: `http_error`.
@@ -100,6 +109,16 @@ class _Captured:
         self.data += data
 
 
+def _as_python_parser_would(exc: BaseException) -> BaseException:
+    """The C parser (gunicorn_h1c 0.6) refuses a transfer coding it does not know with
+    a plain InvalidHeader, a 400, where gunicorn's Python parser says 501 Not
+    Implemented (RFC 9112 6.1); gunicorn maps a later gunicorn_h1c's own class to 501
+    too. The same request keeps the same answer whichever parser read it."""
+    if type(exc) is InvalidHeader and exc.hdr == "Unsupported Transfer-Encoding":
+        return UnsupportedTransferCoding(exc.hdr)
+    return exc
+
+
 class ProblemWorker(GeventWorker):
     """gunicorn's gevent worker, answering its own errors as application/problem+json.
 
@@ -118,6 +137,7 @@ class ProblemWorker(GeventWorker):
             super().handle_quit(sig, frame)
 
     def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
+        exc = _as_python_parser_would(exc)
         captured = _Captured(client)
         super().handle_error(req, captured, addr, exc)
         head = captured.data.split(b"\r\n", 1)[0].decode("latin-1").split(" ", 2)
@@ -137,6 +157,12 @@ class ProblemWorker(GeventWorker):
 worker_class = ProblemWorker
 
 
+def _parser_in_use() -> str:
+    if http_parser == "python" or importlib.util.find_spec("gunicorn_h1c") is None:
+        return "gunicorn's Python parser (for its C one: pip install '.[fast]', needs a C compiler)"
+    return "gunicorn's C parser (gunicorn_h1c)"
+
+
 def on_starting(server: object) -> None:
     """Before workers fork: the shared dev key, the stream counts, a Redis if none is set."""
     from service.base.config import ConfigError, Settings
@@ -146,6 +172,9 @@ def on_starting(server: object) -> None:
         Settings.from_env()  # creates instance/dev-state-key once when STATE_KEYS is unset
     except ConfigError as error:
         raise SystemExit(f"chemgames: {error}") from None
+    log = getattr(server, "log", None)
+    if log is not None:  # gunicorn's error log, at info
+        log.info("HTTP/1 request heads: %s", _parser_in_use())
     streams.share()
     if not os.environ.get("REDIS_URL"):
         from service.base import embedded_redis

@@ -265,6 +265,64 @@ def test_idle_streams_and_slow_clients_leave_health_answering(redis_url: str) ->
             conn.close()
 
 
+_SETUP = b"POST /v1/element-draft/setup HTTP/1.1\r\nHost: x\r\n"
+_CHUNKED = _SETUP + b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+# Requests that smuggle, fold, hide bytes or break a limit, as each parser must refuse
+# them (gunicorn.conf.py reads heads with the C parser, bodies with gunicorn's Python
+# readers): (name, bytes, status, code).
+MALFORMED = [
+    (
+        "one-huge-header",
+        b"GET /healthz HTTP/1.1\r\nX-A: " + b"v" * 9000 + b"\r\n\r\n",
+        431,
+        "headers_too_large",
+    ),
+    (
+        "obsolete-folding",
+        b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\r\n b\r\n\r\n",
+        400,
+        "bad_http_request",
+    ),
+    ("space-before-colon", b"GET /healthz HTTP/1.1\r\nHost : x\r\n\r\n", 400, "bad_http_request"),
+    (
+        "bare-lf-in-head",
+        b"GET /healthz HTTP/1.1\r\nHost: x\nX-A: b\r\n\r\n",
+        400,
+        "bad_http_request",
+    ),
+    (
+        "nul-in-value",
+        b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\x00b\r\n\r\n",
+        400,
+        "bad_http_request",
+    ),
+    ("two-hosts", b"GET /healthz HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", 400, "bad_http_request"),
+    ("lowercase-method", b"get /healthz HTTP/1.1\r\nHost: x\r\n\r\n", 400, "bad_http_request"),
+    ("http-2-over-1", b"GET /healthz HTTP/2.0\r\nHost: x\r\n\r\n", 400, "bad_http_request"),
+    ("length-not-a-number", _SETUP + b"Content-Length: +2\r\n\r\n{}", 400, "bad_http_request"),
+    (
+        "chunked-twice",
+        _SETUP + b"Transfer-Encoding: chunked, chunked\r\n\r\n0\r\n\r\n",
+        400,
+        "bad_http_request",
+    ),
+    (
+        "chunked-in-http-1-0",
+        b"POST /v1/element-draft/setup HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+        400,
+        "bad_http_request",
+    ),
+    (
+        "coding-after-chunked",
+        _SETUP + b"Transfer-Encoding: chunked, gzip\r\n\r\n",
+        400,
+        "bad_http_request",
+    ),
+    ("bad-chunk-size", _CHUNKED + b"zz\r\n{}\r\n0\r\n\r\n", 400, "bad_http_request"),
+    ("chunk-without-crlf", _CHUNKED + b"2\r\n{}xx0\r\n\r\n", 400, "bad_http_request"),
+]
+
+
 @pytest.mark.parametrize(
     ("request_bytes", "status", "code"),
     [
@@ -300,6 +358,7 @@ def test_idle_streams_and_slow_clients_leave_health_answering(redis_url: str) ->
             417,
             "http_error",
         ),
+        *((data, status, code) for _, data, status, code in MALFORMED),
     ],
     ids=[
         "long-url",
@@ -309,6 +368,7 @@ def test_idle_streams_and_slow_clients_leave_health_answering(redis_url: str) ->
         "length-and-chunked",
         "unknown-transfer-coding",
         "unknown-expectation",
+        *(name for name, *_ in MALFORMED),
     ],
 )
 def test_errors_gunicorn_answers_itself_are_problems(
@@ -326,6 +386,68 @@ def test_errors_gunicorn_answers_itself_are_problems(
     assert kind_status == 200
     if code != "http_error":  # http_error's status is the one it names
         assert (kind["status"], kind["title"]) == (status, problem["title"])
+
+
+def _parsed(http_parser: str, data: bytes) -> str:
+    """What gunicorn makes of these bytes with this parser: "accepted" (head and body
+    read) or the class of the error it raises (the error decides the status)."""
+    from gunicorn import http as gunicorn_http
+    from gunicorn.config import Config
+
+    cfg = Config()
+    cfg.set("http_parser", http_parser)
+    try:
+        request = next(gunicorn_http.get_parser(cfg, [data], ("192.0.2.1", 1234)))
+        request.body.read()
+    except Exception as error:
+        return type(error).__name__
+    assert request._use_fast is (http_parser != "python")  # gunicorn_h1c is installed
+    return "accepted"
+
+
+def test_the_server_reads_request_heads_with_gunicorns_c_parser_where_installed() -> None:
+    """`make install` and `make serve` install the `fast` extra; the image has no C
+    compiler and reads them with gunicorn's Python parser (Dockerfile)."""
+    pytest.importorskip("gunicorn_h1c")
+    config = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    assert config["http_parser"] == "auto"
+    assert "C parser" in config["_parser_in_use"]()
+    assert _parsed(config["http_parser"], b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n") == "accepted"
+
+
+def test_the_c_parser_refuses_what_the_python_parser_refuses() -> None:
+    """Same refusal, same status, for every malformed request above. Where the classes
+    differ the status does not: the C parser's InvalidHeader for obsolete folding is a
+    400 like gunicorn's ObsoleteFolding, and its InvalidHeader for an unknown transfer
+    coding is turned into gunicorn's 501 by the worker (`unknown-transfer-coding`)."""
+    cases = [
+        *((name, data) for name, data, _, _ in MALFORMED),
+        ("long-url", b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n"),
+        ("garbage", b"GARBAGE\r\n\r\n"),
+        ("two-content-lengths", _SETUP + b"Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}"),
+        ("length-and-chunked", _SETUP + b"Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n"),
+        ("unknown-transfer-coding", _SETUP + b"Transfer-Encoding: br\r\n\r\n"),
+    ]
+    pytest.importorskip("gunicorn_h1c")
+    same_status = {
+        ("ObsoleteFolding", "InvalidHeader"),
+        ("UnsupportedTransferCoding", "InvalidHeader"),
+    }
+    for name, data in cases:
+        python, fast = _parsed("python", data), _parsed("fast", data)
+        assert "accepted" not in (python, fast), name
+        assert python == fast or (python, fast) in same_status, (name, python, fast)
+
+
+def test_the_worker_answers_the_c_parsers_unknown_coding_as_gunicorn_does() -> None:
+    from gunicorn.http.errors import InvalidHeader, UnsupportedTransferCoding
+
+    translate = runpy.run_path(str(ROOT / "gunicorn.conf.py"))["_as_python_parser_would"]
+    assert isinstance(
+        translate(InvalidHeader("Unsupported Transfer-Encoding")), UnsupportedTransferCoding
+    )
+    other = InvalidHeader("Invalid Transfer-Encoding after chunked")
+    assert translate(other) is other
 
 
 def test_a_worker_freezes_what_it_loaded_before_its_first_request() -> None:
