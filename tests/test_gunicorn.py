@@ -450,6 +450,92 @@ def test_the_worker_answers_the_c_parsers_unknown_coding_as_gunicorn_does() -> N
     assert translate(other) is other
 
 
+class _Wire:
+    """A client socket that keeps what each sendall sent."""
+
+    def __init__(self) -> None:
+        self.sends: list[bytes] = []
+
+    def sendall(self, data: bytes) -> None:
+        self.sends.append(bytes(data))
+
+
+def _respond(
+    response_class: Any,
+    method: bytes,
+    status: str,
+    headers: list[tuple[str, str]],
+    body: list[bytes],
+) -> list[bytes]:
+    """One response, written the way gunicorn's workers write it, to a _Wire."""
+    from gunicorn import http as gunicorn_http
+    from gunicorn.config import Config
+
+    cfg = Config()
+    request = next(
+        gunicorn_http.get_parser(
+            cfg, [method + b" /x HTTP/1.1\r\nHost: x\r\n\r\n"], ("192.0.2.1", 1)
+        )
+    )
+    wire = _Wire()
+    response = response_class(request, wire, cfg)
+    response.start_response(status, headers)
+    for piece in body:
+        response.write(piece)
+    response.close()
+    return wire.sends
+
+
+def test_a_sized_answer_leaves_in_one_write_with_the_bytes_gunicorn_sends(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from gunicorn import util
+    from gunicorn.http import wsgi
+
+    monkeypatch.setattr(util, "http_date", lambda *_: "Fri, 27 Nov 2026 22:00:00 GMT")
+    one_write = runpy.run_path(str(ROOT / "gunicorn.conf.py"))["OneWriteResponse"]
+    body = b'{"version": 3}'
+    sized = [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
+    answers = {
+        "sized": (b"POST", "200 OK", sized, [body]),
+        "in-pieces": (b"GET", "200 OK", sized, [body[:4], body[4:]]),
+        "cut-to-its-length": (b"GET", "200 OK", [("Content-Length", "4")], [body]),
+        "empty": (b"GET", "200 OK", [("Content-Length", "0")], [b""]),
+        "nothing-written": (b"GET", "200 OK", sized, []),
+        "head": (b"HEAD", "200 OK", sized, [body]),
+        "no-content": (b"DELETE", "204 No Content", [], [b""]),
+        "not-modified": (b"GET", "304 Not Modified", sized, [b""]),
+        "chunked": (
+            b"GET",
+            "200 OK",
+            [("Content-Type", "text/event-stream")],
+            [b"data: 1\n\n", b""],
+        ),
+    }
+    for name, answer in answers.items():
+        sent, gunicorns = _respond(one_write, *answer), _respond(wsgi.Response, *answer)
+        assert b"".join(sent) == b"".join(gunicorns), name
+        if name in ("sized", "in-pieces"):  # the head goes with the body's first piece
+            assert sent == [gunicorns[0] + gunicorns[1], *gunicorns[2:]], name
+        else:
+            assert sent == gunicorns, name
+    assert len(_respond(one_write, *answers["sized"])) == 1
+
+
+def test_the_worker_builds_its_responses_as_one_write_responses(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from gunicorn.http import wsgi
+    from gunicorn.workers.ggevent import GeventWorker
+
+    config = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    monkeypatch.setattr(wsgi, "Response", wsgi.Response)  # put back afterwards
+    monkeypatch.setattr(GeventWorker, "init_process", lambda self: None)  # no worker loop
+    worker = config["ProblemWorker"].__new__(config["ProblemWorker"])
+    worker.init_process()
+    assert wsgi.Response is config["OneWriteResponse"]
+
+
 def test_a_worker_freezes_what_it_loaded_before_its_first_request() -> None:
     """gunicorn.conf.py's post_worker_init (gunicorn calls it once the worker has loaded
     the app): what is alive then leaves the collector's scans, so no full collection
