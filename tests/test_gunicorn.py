@@ -525,15 +525,37 @@ def test_a_sized_answer_leaves_in_one_write_with_the_bytes_gunicorn_sends(
 def test_the_worker_builds_its_responses_as_one_write_responses(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    from gunicorn import util
     from gunicorn.http import wsgi
     from gunicorn.workers.ggevent import GeventWorker
 
     config = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
     monkeypatch.setattr(wsgi, "Response", wsgi.Response)  # put back afterwards
+    monkeypatch.setattr(util, "http_date", util.http_date)
     monkeypatch.setattr(GeventWorker, "init_process", lambda self: None)  # no worker loop
     worker = config["ProblemWorker"].__new__(config["ProblemWorker"])
     worker.init_process()
     assert wsgi.Response is config["OneWriteResponse"]
+    assert isinstance(util.http_date, config["DateOfThisSecond"])
+
+
+def test_the_date_header_is_formatted_once_a_second(monkeypatch: pytest.MonkeyPatch) -> None:
+    from email.utils import formatdate
+
+    from gunicorn import util
+
+    calls: list[float] = []
+
+    def http_date(timestamp: float | None = None) -> str:
+        calls.append(timestamp or 0.0)
+        return str(util.http_date(timestamp))
+
+    date = runpy.run_path(str(ROOT / "gunicorn.conf.py"))["DateOfThisSecond"](http_date)
+    for now in (1_800_000_000.25, 1_800_000_000.99, 1_800_000_001.0):
+        monkeypatch.setattr(time, "time", lambda now=now: now)
+        assert date() == formatdate(now, usegmt=True)
+    assert calls == [1_800_000_000, 1_800_000_001]  # one format a second
+    assert date(86400.5) == "Fri, 02 Jan 1970 00:00:00 GMT"  # an explicit time as given
 
 
 def test_a_worker_freezes_what_it_loaded_before_its_first_request() -> None:
