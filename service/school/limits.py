@@ -57,10 +57,12 @@ import math
 import threading
 import time
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, NamedTuple
 
 import redis
 from flask import Flask, Response, current_app, g, request
+from flask.globals import request_ctx
 from limits import RateLimitItem, parse_many
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -227,7 +229,20 @@ class Budget:
     def cost(self, units: int) -> int:
         """``units`` as drawn: never more than the smallest limit (one request, however
         large, can always be let through once the budget is whole)."""
-        return min(units, *(item.amount for item in self.limits))
+        return min(units, self.smallest)
+
+    @cached_property
+    def smallest(self) -> int:
+        return min(item.amount for item in self.limits)
+
+    @cached_property
+    def slots(self) -> tuple[tuple[str, int, int], ...]:
+        """Per limit: its key's tail, its amount and its window in ms (worked out once:
+        every limited request's script call names them)."""
+        return tuple(
+            (f"/{item.amount}/{item.get_expiry()}", item.amount, item.get_expiry() * 1000)
+            for item in self.limits
+        )
 
 
 class Decision(NamedTuple):
@@ -258,10 +273,11 @@ class RedisCounter:
     ) -> tuple[str, list[Any], list[Any]]:
         """The script call that draws on ``budget`` for ``who``: source, keys, arguments."""
         tag = f"{self.prefix}{{{budget.scope}/{who}}}"
-        keys = [f"{tag}/{item.amount}/{item.get_expiry()}" for item in budget.limits]
+        slots = budget.slots
+        keys = [tag + tail for tail, _, _ in slots]
         args: list[Any] = ["" if now_ms is None else now_ms, budget.cost(cost)]
-        for item in budget.limits:
-            args += [item.amount, item.get_expiry() * 1000]
+        for _, amount, window_ms in slots:
+            args += (amount, window_ms)
         return _SCRIPT, keys, args
 
     @staticmethod
@@ -344,24 +360,27 @@ class Limiter:
 
     def draws(self) -> list[Draw]:
         """The budgets this request draws on, with whom each counts and how much."""
+        req = request_ctx.request  # one context look-up, not one per attribute
         name = self.kind()
         if name is None:
             return []
-        out = [Draw(self.budgets[name], address(), self.cost(name))]
-        if name == "setup" and request.path.endswith("/sessions"):
+        who = address()
+        out = [Draw(self.budgets[name], who, self.cost(name))]
+        if name == "setup" and req.path.endswith("/sessions"):
             operator = operator_key()
             if operator != "-":
                 out.append(Draw(self.budgets["operator-sessions"], operator))
-        if "Authorization" in request.headers and self.takes_credentials():
-            out.append(Draw(self.budgets["credentials"], address(), 0))
+        if "Authorization" in req.headers and self.takes_credentials():
+            out.append(Draw(self.budgets["credentials"], who, 0))
         return out
 
     def kind(self) -> str | None:
         """:func:`kind`, remembered by route and method."""
-        rule = request.url_rule
+        req = request_ctx.request
+        rule = req.url_rule
         if rule is None:
             return None
-        key = (rule.rule, request.method)
+        key = (rule.rule, req.method)
         try:
             return self._kinds[key]
         except KeyError:
@@ -370,7 +389,8 @@ class Limiter:
 
     def takes_credentials(self) -> bool:
         """:func:`takes_credentials`, remembered by endpoint and method."""
-        key = (request.endpoint, request.method)
+        req = request_ctx.request
+        key = (req.endpoint, req.method)
         try:
             return self._credentials[key]
         except KeyError:
@@ -396,13 +416,14 @@ class Limiter:
         if not draws:
             return
         counter = self.counter
+        req = request_ctx.request
         if (
             isinstance(counter, RedisCounter)
             and counter.joins_loads
-            and request.view_args is not None
-            and "session_id" in request.view_args
-            and request.path.startswith("/v1/")
-            and not request.path.startswith("/v1/operator/")
+            and req.view_args is not None
+            and "session_id" in req.view_args
+            and req.path.startswith("/v1/")
+            and not req.path.startswith("/v1/operator/")
         ):
             g.rate_limit_pending = draws
             return
@@ -444,18 +465,21 @@ class Limiter:
         self.settle(pending, list(found))
 
     def headers(self, response: Response) -> Response:
-        pending: list[Draw] | None = g.pop("rate_limit_pending", None)
+        here = g._get_current_object()  # one context look-up for the four uses below
+        pending: list[Draw] | None = here.pop("rate_limit_pending", None)
         if pending is not None:  # the request ended before loading its session
             try:
                 self.settle(pending, [self._draw(draw) for draw in pending])
             except Problem as refused:
-                g.problem_code = refused.code
+                here.problem_code = refused.code
                 response = refused.response(instance=request.path)
-        if g.get("problem_code") in FAILED_CREDENTIALS:
+        if here.get("problem_code") in FAILED_CREDENTIALS:
             self._draw(Draw(self.budgets["credentials"], address()))
-        decision: Decision | None = g.get("rate_limit")
+        decision: Decision | None = here.get("rate_limit")
         if decision is not None:
-            response.headers.extend(limit_headers(decision))
+            add = response.headers.add  # extend() would only call add() after two checks
+            for name, value in limit_headers(decision).items():
+                add(name, value)
         return response
 
 
