@@ -56,6 +56,7 @@ import logging
 import math
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NamedTuple
@@ -440,15 +441,22 @@ class Limiter:
             return None
 
     @staticmethod
-    def settle(draws: list[Draw], found: list[Decision | None]) -> None:
-        decisions = [(d, f) for d, f in zip(draws, found, strict=True) if f is not None]
-        for _, decision in decisions:
+    def settle(draws: list[Draw], found: Sequence[Decision | None]) -> None:
+        """Refuse at the first refusal, or note what the headers describe: what the
+        request was counted on (not the credentials check), the fewest remaining (the
+        first of equals)."""
+        shown: Decision | None = None
+        for draw, decision in zip(draws, found, strict=True):
+            if decision is None:
+                continue
             if not decision.counted.allowed:
                 raise refusal(decision)
-        # the headers describe what the request was counted on, not the credentials check
-        counted = [f for d, f in decisions if d.cost > 0]
-        if counted:
-            g.rate_limit = min(counted, key=lambda d: d.counted.remaining)
+            if draw.cost > 0 and (
+                shown is None or decision.counted.remaining < shown.counted.remaining
+            ):
+                shown = decision
+        if shown is not None:
+            g.rate_limit = shown
 
     def pending_calls(self) -> list[tuple[str, list[Any], list[Any]]]:
         """The script calls of this request's draws that wait for its session's load
@@ -461,8 +469,9 @@ class Limiter:
     def settle_with_load(self, answers: list[Any]) -> None:
         """The draws' answers from the session's load: refuse (429), or note the headers."""
         pending: list[Draw] = g.pop("rate_limit_pending")
-        found = [RedisCounter.decision(d.budget, a) for d, a in zip(pending, answers, strict=True)]
-        self.settle(pending, list(found))
+        decision = RedisCounter.decision
+        found = [decision(d.budget, a) for d, a in zip(pending, answers, strict=True)]
+        self.settle(pending, found)
 
     def headers(self, response: Response) -> Response:
         here = g._get_current_object()  # one context look-up for the four uses below
