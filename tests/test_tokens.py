@@ -258,6 +258,21 @@ def test_seat_token_is_bound_to_game_and_seat() -> None:
     sealer.check_seat("g1", 5, sealer.host_token("g1"))  # the host acts for any seat
 
 
+def test_remembered_credentials_are_bound_like_computed_ones() -> None:
+    """Credentials are remembered (a session's moves check the same one), per key, game
+    and seat; a long game id (any request may name one) is computed, never kept."""
+    a, b = Sealer((KEY_A,)), Sealer((KEY_B,))
+    assert a.seat_token("g1", 0) == a.seat_token("g1", 0) != b.seat_token("g1", 0)
+    assert a.seat_token("g1", 0) != a.seat_token("g1", 1) != a.host_token("g1")
+    with pytest.raises(Problem):
+        b.check_seat("g1", 0, a.seat_token("g1", 0))  # remembered under KEY_A only
+    long_id = "x" * (tokens.GAME_ID_MAX + 1)
+    kept = tokens._remembered_mac.cache_info().currsize
+    a.check_seat(long_id, 0, a.seat_token(long_id, 0))
+    assert tokens._remembered_mac.cache_info().currsize == kept
+    assert tokens._remembered_mac.cache_info().maxsize == tokens.SEAT_MACS
+
+
 def test_http_single_byte_changes_are_all_4xx(client: FlaskClient) -> None:
     setup = client.post("/v1/element-draft/setup", json={"players": 2, "seed": 3}).get_json()
     token = setup["token"]

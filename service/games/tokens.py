@@ -38,6 +38,7 @@ import threading
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 import orjson
@@ -190,6 +191,32 @@ class Recent:
         return len(self._kept)
 
 
+SEAT_MACS = 4096
+"""Seat and host credentials remembered (:func:`_mac`): every move of a session checks
+its seat's, twice (the stored answer's lookup, then the move)."""
+GAME_ID_MAX = 64
+"""The longest game id whose credentials are remembered (ids are 24 characters; a
+request names any id it likes, and the cache must stay small)."""
+
+
+def _mac(key: bytes, game_id: str, who: str) -> bytes:
+    """The credential of ``who`` (a seat, or the host) in ``game_id`` under ``key``:
+    a keyed hash, URL-safe base64 (ASCII)."""
+    if len(game_id) > GAME_ID_MAX:
+        return _computed_mac(key, game_id, who)
+    return _remembered_mac(key, game_id, who)
+
+
+def _computed_mac(key: bytes, game_id: str, who: str) -> bytes:
+    digest = hmac.new(key, f"{game_id}:{who}".encode(), hashlib.sha256).digest()[:18]
+    return base64.urlsafe_b64encode(digest)
+
+
+# the same inputs give the same immutable bytes: remembered, bounded (least recently
+# used first out); the comparison with the token sent stays constant-time
+_remembered_mac = lru_cache(maxsize=SEAT_MACS)(_computed_mac)
+
+
 class Sealer:
     """Seals and opens state tokens; issues and checks seat tokens."""
 
@@ -310,24 +337,20 @@ class Sealer:
         mac = hmac.new(self._deal_key, message, hashlib.sha256)
         return int.from_bytes(mac.digest()[:8], "big") & SEED_MAX
 
-    def _mac(self, key: bytes, game_id: str, who: str) -> str:
-        digest = hmac.new(key, f"{game_id}:{who}".encode(), hashlib.sha256).digest()[:18]
-        return base64.urlsafe_b64encode(digest).decode("ascii")
-
     def seat_token(self, game_id: str, seat: int) -> str:
-        return self._mac(self._seat_keys[0], game_id, str(seat))
+        return _mac(self._seat_keys[0], game_id, str(seat)).decode("ascii")
 
     def host_token(self, game_id: str) -> str:
-        return self._mac(self._seat_keys[0], game_id, HOST)
+        return _mac(self._seat_keys[0], game_id, HOST).decode("ascii")
 
     def _matches(self, game_id: str, who: str, token: object) -> bool:
         if not isinstance(token, str):
             return False
         candidate = token.encode("ascii", "replace")
-        return any(
-            hmac.compare_digest(self._mac(k, game_id, who).encode(), candidate)
-            for k in self._seat_keys
-        )
+        for key in self._seat_keys:
+            if hmac.compare_digest(_mac(key, game_id, who), candidate):
+                return True
+        return False
 
     def is_host(self, game_id: str, token: object) -> bool:
         return self._matches(game_id, HOST, token)
