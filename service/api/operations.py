@@ -204,7 +204,8 @@ def _scores(t: Table, seat: int | None, body: Mapping[str, Any]) -> dict[str, An
 
 def _move(t: Table, seat: int | None, body: Mapping[str, Any]) -> Played:
     assert seat is not None
-    api, env = t.api, t.env.with_state(t.state)
+    api, state = t.api, t.state
+    env = t.env if state is t.env.state else t.env.with_state(state)  # no clock: no copy
     move = body["move"]
     shown = move
     if api.clock is not None:
