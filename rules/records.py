@@ -103,7 +103,13 @@ class Log:
         return replace(self, kept=tuple(step.compact() for step in steps))
 
     def add(self, *steps: Step) -> Log:
-        return replace(self, kept=(*self.kept, *(step.compact() for step in steps)))
+        # built directly, not with ``replace`` (a move adds a step: about 4 us less)
+        kept = (*self.kept, *[step.compact() for step in steps])
+        return Log(self.players, self.options, self.seed, self.bots, kept)
+
+    def setup(self) -> Log:
+        """This log without its steps (as a hosted game's token keeps it)."""
+        return Log(self.players, self.options, self.seed, self.bots)
 
     def replace_step(self, index: int, step: Step) -> Log:
         kept = list(self.kept)

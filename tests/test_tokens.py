@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import base64
 import zlib
-from dataclasses import replace
+from dataclasses import fields, replace
 
 import orjson
 import pytest
 from cryptography.fernet import Fernet
 from flask.testing import FlaskClient
 
+from rules.records import Log, Step
 from service import create_app
 from service.games import tokens
-from service.games.tokens import Envelope, Recent, Sealer
+from service.games.tokens import Envelope, Marks, Recent, Sealer
 from service.http.problems import Problem
 
 from .conftest import KEY_A, KEY_B, auth, checked, make_settings
@@ -258,6 +259,21 @@ def test_seat_token_is_bound_to_game_and_seat() -> None:
     sealer.check_seat("g1", 5, sealer.host_token("g1"))  # the host acts for any seat
 
 
+def test_remembered_credentials_are_bound_like_computed_ones() -> None:
+    """Credentials are remembered (a session's moves check the same one), per key, game
+    and seat; a long game id (any request may name one) is computed, never kept."""
+    a, b = Sealer((KEY_A,)), Sealer((KEY_B,))
+    assert a.seat_token("g1", 0) == a.seat_token("g1", 0) != b.seat_token("g1", 0)
+    assert a.seat_token("g1", 0) != a.seat_token("g1", 1) != a.host_token("g1")
+    with pytest.raises(Problem):
+        b.check_seat("g1", 0, a.seat_token("g1", 0))  # remembered under KEY_A only
+    long_id = "x" * (tokens.GAME_ID_MAX + 1)
+    kept = tokens._remembered_mac.cache_info().currsize
+    a.check_seat(long_id, 0, a.seat_token(long_id, 0))
+    assert tokens._remembered_mac.cache_info().currsize == kept
+    assert tokens._remembered_mac.cache_info().maxsize == tokens.SEAT_MACS
+
+
 def test_http_single_byte_changes_are_all_4xx(client: FlaskClient) -> None:
     setup = client.post("/v1/element-draft/setup", json={"players": 2, "seed": 3}).get_json()
     token = setup["token"]
@@ -316,3 +332,30 @@ def test_a_seat_token_in_the_body_is_refused_with_a_pointer_to_the_header(
     resp = client.post("/v1/element-draft/legal-moves", json=body)
     assert resp.status_code == 422 and "seat_token" in resp.get_json()["errors"]
     assert "Authorization: Bearer" in resp.get_json()["detail"]
+
+
+def test_an_envelope_s_copies_keep_every_member() -> None:
+    """``moved``, ``with_state``, ``with_marks``, ``step`` and ``without_steps`` build
+    their copies member by member (cheaper than ``replace``): a member added to
+    ``Envelope`` or ``Log`` must be passed on there too, then added here."""
+    assert [f.name for f in fields(Envelope)] == [
+        "slug", "rules_version", "game_id", "version", "state", "bots", "log", "marks",
+    ]  # fmt: skip
+    assert [f.name for f in fields(Log)] == ["players", "options", "seed", "bots", "kept"]
+    step, later = Step(seat=1, move={"type": "draft", "card": 3}, at=9), Step(system="time_up")
+    log = Log(2, {"words": ["bacon"]}, 7, {1: "greedy"}).add(step)
+    env = Envelope(
+        "element-draft", 3, "g1", 4, {"a": 1}, {1: "greedy"}, log, Marks((1, 4), ("", "d"))
+    )
+    assert env.moved({"b": 2}, later) == replace(
+        env, state={"b": 2}, version=5, log=replace(log, kept=(*log.kept, later.compact()))
+    )
+    assert env.with_state({"c": 3}) == replace(env, state={"c": 3})
+    assert env.with_marks(Marks((4, 4), ("x", "y"))) == replace(
+        env, marks=Marks((4, 4), ("x", "y"))
+    )
+    assert env.step(later) == replace(env, log=replace(log, kept=(*log.kept, later.compact())))
+    assert env.without_steps() == replace(env, log=replace(log, kept=()))
+    bare = replace(env, log=None)
+    assert bare.moved({"b": 2}, later) == replace(bare, state={"b": 2}, version=5)
+    assert bare.step(later) is bare and bare.without_steps() is bare

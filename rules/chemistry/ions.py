@@ -311,9 +311,10 @@ def _matching(cations: list[int], anions: list[int]) -> dict[int, int]:
     """Maximum bipartite matching (Kuhn's augmenting paths): anion -> cation.
 
     Cations are tried in the given order, each scanning anions in the given order,
-    so the result depends only on the two lists.
+    so the result depends only on the two lists. Once every anion has a cation no
+    path can augment (and a failed search changes nothing), so the rest are not tried.
     """
-    adjacency = {c: [a for a in anions if a in _PAIRS_WITH[c]] for c in cations}
+    adjacency: dict[int, list[int]] = {}  # of the cations tried so far
     owner: dict[int, int] = {}
 
     def augment(c: int, seen: set[int]) -> bool:
@@ -326,8 +327,13 @@ def _matching(cations: list[int], anions: list[int]) -> dict[int, int]:
                 return True
         return False
 
+    wanted = len(anions)
     for c in cations:
-        if adjacency[c]:
+        if len(owner) == wanted:
+            break
+        partners = _PAIRS_WITH[c]
+        adjacency[c] = adjacent = [a for a in anions if a in partners]
+        if adjacent:
             augment(c, set())
     return owner
 

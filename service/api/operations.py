@@ -204,7 +204,8 @@ def _scores(t: Table, seat: int | None, body: Mapping[str, Any]) -> dict[str, An
 
 def _move(t: Table, seat: int | None, body: Mapping[str, Any]) -> Played:
     assert seat is not None
-    api, env = t.api, replace(t.env, state=t.state)
+    api, state = t.api, t.state
+    env = t.env if state is t.env.state else t.env.with_state(state)  # no clock: no copy
     move = body["move"]
     shown = move
     if api.clock is not None:
@@ -216,7 +217,7 @@ def _move(t: Table, seat: int | None, body: Mapping[str, Any]) -> Played:
 def _bot(t: Table, seat: int | None, body: Mapping[str, Any]) -> Played:
     assert seat is not None
     try:
-        env, move, events = play_bot(t.api, replace(t.env, state=t.state), seat, body["bot"], t.at)
+        env, move, events = play_bot(t.api, t.env.with_state(t.state), seat, body["bot"], t.at)
     except RuleViolation as err:
         info = t.api.game.info
         if t.api.clock is None or err.code in info.codes_at(At.BOT):

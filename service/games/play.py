@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from flask import current_app
@@ -112,7 +111,7 @@ def apply_move(
     the seat that acted."""
     state, events = api.game.apply(env.state, seat, move)
     step = Step(seat=seat, move=dict(shown if shown is not None else move), bot=bot, at=at)
-    env = replace(env, state=state, version=env.version + 1).step(step)
+    env = env.moved(state, step)
     return env, with_actor(events, seat)
 
 
@@ -127,7 +126,7 @@ def play_bot(
     if api.clock is not None and now_ms is not None:
         move = api.clock.stamp(shown, now_ms)
     env, events = apply_move(
-        api, replace(env, state=state), seat, move, shown=shown, bot=bot, at=now_ms
+        api, env.with_state(state), seat, move, shown=shown, bot=bot, at=now_ms
     )
     return env, shown, events
 

@@ -37,7 +37,8 @@ import os
 import threading
 import zlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import orjson
@@ -81,15 +82,38 @@ class Envelope:
     log: Log | None = None
     marks: Marks | None = None
 
+    def _with(
+        self, state: dict[str, Any], version: int, log: Log | None, marks: Marks | None
+    ) -> Envelope:
+        # built directly: ``dataclasses.replace`` reads the fields each time, about 4 us
+        # more a copy, several copies a move (tests/test_tokens.py checks every field)
+        return Envelope(
+            self.slug, self.rules_version, self.game_id, version, state, self.bots, log, marks
+        )
+
     def step(self, *steps: Step) -> Envelope:
         """This envelope with ``steps`` added to its log."""
-        return self if self.log is None else replace(self, log=self.log.add(*steps))
+        if self.log is None:
+            return self
+        return self._with(self.state, self.version, self.log.add(*steps), self.marks)
+
+    def moved(self, state: dict[str, Any], *steps: Step) -> Envelope:
+        """The next version: ``state``, with ``steps`` added to the log."""
+        log = self.log.add(*steps) if self.log is not None else None
+        return self._with(state, self.version + 1, log, self.marks)
+
+    def with_state(self, state: dict[str, Any]) -> Envelope:
+        """This envelope holding ``state`` instead (the same version)."""
+        return self._with(state, self.version, self.log, self.marks)
+
+    def with_marks(self, marks: Marks) -> Envelope:
+        return self._with(self.state, self.version, self.log, marks)
 
     def without_steps(self) -> Envelope:
         """This envelope with only the setup in its log (as a hosted game stores it)."""
         if self.log is None or not self.log.kept:
             return self
-        return replace(self, log=replace(self.log, kept=()))
+        return self._with(self.state, self.version, self.log.setup(), self.marks)
 
 
 @dataclass(frozen=True)
@@ -109,7 +133,7 @@ class Marks:
         if not isinstance(data, list) or len(data) != 2:
             return None
         seen, digests = data
-        return cls(tuple(int(v) for v in seen), tuple(str(d) for d in digests))
+        return cls(tuple(map(int, seen)), tuple(map(str, digests)))
 
 
 _STANDARD = bytes.maketrans(b"-_", b"+/")
@@ -188,6 +212,32 @@ class Recent:
 
     def __len__(self) -> int:
         return len(self._kept)
+
+
+SEAT_MACS = 4096
+"""Seat and host credentials remembered (:func:`_mac`): every move of a session checks
+its seat's, twice (the stored answer's lookup, then the move)."""
+GAME_ID_MAX = 64
+"""The longest game id whose credentials are remembered (ids are 24 characters; a
+request names any id it likes, and the cache must stay small)."""
+
+
+def _mac(key: bytes, game_id: str, who: str) -> bytes:
+    """The credential of ``who`` (a seat, or the host) in ``game_id`` under ``key``:
+    a keyed hash, URL-safe base64 (ASCII)."""
+    if len(game_id) > GAME_ID_MAX:
+        return _computed_mac(key, game_id, who)
+    return _remembered_mac(key, game_id, who)
+
+
+def _computed_mac(key: bytes, game_id: str, who: str) -> bytes:
+    digest = hmac.new(key, f"{game_id}:{who}".encode(), hashlib.sha256).digest()[:18]
+    return base64.urlsafe_b64encode(digest)
+
+
+# the same inputs give the same immutable bytes: remembered, bounded (least recently
+# used first out); the comparison with the token sent stays constant-time
+_remembered_mac = lru_cache(maxsize=SEAT_MACS)(_computed_mac)
 
 
 class Sealer:
@@ -310,24 +360,20 @@ class Sealer:
         mac = hmac.new(self._deal_key, message, hashlib.sha256)
         return int.from_bytes(mac.digest()[:8], "big") & SEED_MAX
 
-    def _mac(self, key: bytes, game_id: str, who: str) -> str:
-        digest = hmac.new(key, f"{game_id}:{who}".encode(), hashlib.sha256).digest()[:18]
-        return base64.urlsafe_b64encode(digest).decode("ascii")
-
     def seat_token(self, game_id: str, seat: int) -> str:
-        return self._mac(self._seat_keys[0], game_id, str(seat))
+        return _mac(self._seat_keys[0], game_id, str(seat)).decode("ascii")
 
     def host_token(self, game_id: str) -> str:
-        return self._mac(self._seat_keys[0], game_id, HOST)
+        return _mac(self._seat_keys[0], game_id, HOST).decode("ascii")
 
     def _matches(self, game_id: str, who: str, token: object) -> bool:
         if not isinstance(token, str):
             return False
         candidate = token.encode("ascii", "replace")
-        return any(
-            hmac.compare_digest(self._mac(k, game_id, who).encode(), candidate)
-            for k in self._seat_keys
-        )
+        for key in self._seat_keys:
+            if hmac.compare_digest(_mac(key, game_id, who), candidate):
+                return True
+        return False
 
     def is_host(self, game_id: str, token: object) -> bool:
         return self._matches(game_id, HOST, token)

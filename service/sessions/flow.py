@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -312,8 +312,7 @@ def expire_if_due(loaded: Loaded) -> bool:
         if deadline is None or current.now_ms < deadline:
             return False
         state, events = clock.expire(current.env.state)
-        env = replace(current.env, state=state, version=current.env.version + 1)
-        env = env.step(Step(system=TIME_UP, at=current.now_ms))
+        env = current.env.moved(state, Step(system=TIME_UP, at=current.now_ms))
         result = commit(current, env, with_actor(events, None), system=True)
         if result.status in ("applied", "missing"):
             return True

@@ -18,7 +18,6 @@ twice on one version applies once.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import replace
 
 import orjson
 
@@ -59,7 +58,7 @@ def marked(
         )
         seen.append(old.seen[seat] if same and old is not None else after.version)
         digests.append(now)
-    return replace(after, marks=Marks(tuple(seen), tuple(digests)))
+    return after.with_marks(Marks(tuple(seen), tuple(digests)))
 
 
 def unchanged_since(env: Envelope, seat: int, version: int) -> bool:
