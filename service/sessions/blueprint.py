@@ -303,23 +303,24 @@ def _next_seat_frame(
         if int(message.get("version", -1)) > int(latest.payload()["version"]):
             latest = published
     members = latest.payload()
-    shown = streams.shown_to(members["sealed"], seat) if "sealed" in members else None
-    if shown is not None:  # this worker answered the seat's own move: the same view
-        frame = {k: v for k, v in shown.items() if k not in _ANSWER_ONLY}
-        frame["finished"] = bool(members.get("finished"))
-        frame["seat"] = seat
-        frame["events"] = events
-        return frame
-    if "sealed" in members:
+    token = members.get("sealed")
+    if token is not None:
+        # what this process sealed, taken by its first stream that gets the message and
+        # kept with it for the others (a tuple: derived once, even when nothing was kept)
+        here: streams.Sealed | None = latest.derive("here", lambda: (streams.take(token),))[0]
+        if here is not None and here.seat == seat and here.shown is not None:
+            # this worker answered the seat's own move: the same view
+            frame = {k: v for k, v in here.shown.items() if k not in _ANSWER_ONLY}
+            frame["finished"] = bool(members.get("finished"))
+            frame["seat"] = seat
+            frame["events"] = events
+            return frame
 
         def opened() -> Any:
-            env = streams.sealed_state(members["sealed"])
-            if env is None:
-                info = loaded.api.game.info
-                env = sealer().open(
-                    members["sealed"], slug=info.slug, rules_version=info.rules_version
-                )
-            return env
+            if here is not None:
+                return here.state
+            info = loaded.api.game.info
+            return sealer().open(token, slug=info.slug, rules_version=info.rules_version)
 
         env = latest.derive("state", opened)
         # a real-time game's clock as the commit read it
