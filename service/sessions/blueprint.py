@@ -323,12 +323,10 @@ def _next_seat_frame(
             return frame
 
         def opened() -> Any:
-            if here is not None:
-                return here.state
             info = loaded.api.game.info
             return sealer().open(token, slug=info.slug, rules_version=info.rules_version)
 
-        env = latest.derive("state", opened)
+        env = here.state if here is not None else latest.derive("state", opened)
         # a real-time game's clock as the commit read it
         at = flow.Loaded(loaded.api, loaded.session, env, int(members.get("server_now_ms", 0)))
     else:  # published by an instance older than issue 32 (a rolling upgrade): read it
