@@ -120,6 +120,22 @@ redis.call('PEXPIRE', KEYS[1], lasts)
 return -1
 """
 
+# The same for an address's share, reading in the same call the operator of the session
+# the stream follows (KEYS[2]: its hash; "" when it has none) for the operator's share:
+# ``{open or -1, operator}``. Two slots: not on a cluster.
+_SHARE_READING_OPERATOR = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local limit, lasts = tonumber(ARGV[1]), tonumber(ARGV[2])
+local operator = redis.call('HGET', KEYS[2], 'operator') or ''
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local open = redis.call('ZCARD', KEYS[1])
+if open >= limit then return {open, operator} end
+redis.call('ZADD', KEYS[1], now + lasts, ARGV[3])
+redis.call('PEXPIRE', KEYS[1], lasts)
+return {-1, operator}
+"""
+
 
 class Shares:
     """Each address's and each operator's share of the event streams, across every
@@ -138,6 +154,7 @@ class Shares:
         self.prefix = prefix
         self.lasts_ms = lasts_ms
         self._script: Any = None
+        self._reading: Any = None
 
     def key(self, kind: str, who: str) -> str:
         return f"{self.prefix}{{streams/{kind}/{who}}}"
@@ -145,27 +162,55 @@ class Shares:
     def acquire(self, shares: list[tuple[str, str, int]]) -> ShareSlot:
         """Admit one stream within each ``(kind, who, limit)`` share (a limit of 0: none),
         or raise ``stream_share_exceeded``."""
+        held = ShareSlot(self.client, uuid.uuid4().hex)
+        for kind, who, limit in shares:
+            self._take(held, kind, who, limit)
+        return held
+
+    def acquire_reading_operator(
+        self, address: str, address_limit: int, session_key: str, operator_limit: int
+    ) -> ShareSlot:
+        """:meth:`acquire` of the address's share, then of the operator's whose session
+        (``session_key``, its hash) the stream follows, that operator read in the
+        address's share's own call rather than in a round trip of its own (one server
+        or a Sentinel's primary: the two keys are in two slots)."""
+        if self._reading is None:
+            self._reading = self.client.register_script(_SHARE_READING_OPERATOR)
+        held = ShareSlot(self.client, uuid.uuid4().hex)
+        key = self.key("address", address)
+        open_, operator = self._reading(
+            keys=[key, session_key], args=[address_limit, self.lasts_ms, held.member]
+        )
+        self._admit(held, "address", key, int(open_), address_limit)
+        operator = operator.decode() if isinstance(operator, bytes) else str(operator or "")
+        if operator:
+            self._take(held, "operator", operator, operator_limit)
+        return held
+
+    def _take(self, held: ShareSlot, kind: str, who: str, limit: int) -> None:
+        """Add ``who``'s share of ``kind`` to ``held`` (a limit of 0: none), or release
+        all ``held`` has and raise ``stream_share_exceeded``."""
+        if limit <= 0:
+            return
         if self._script is None:
             self._script = self.client.register_script(_SHARE)
-        member = uuid.uuid4().hex
-        held = ShareSlot(self.client, member)
-        for kind, who, limit in shares:
-            if limit <= 0:
-                continue
-            key = self.key(kind, who)
-            open_ = int(self._script(keys=[key], args=[limit, self.lasts_ms, member]))
-            if open_ >= 0:
-                held.release()
-                raise Problem(
-                    "stream_share_exceeded",
-                    f"Your {'address' if kind == 'address' else 'operator'} already has "
-                    f"{open_} event streams open, its share ({limit}). Close one (or wait: a "
-                    f"stream ends by itself), retry in {RETRY_AFTER_SECONDS} seconds; "
-                    "meanwhile GET the session to resync.",
-                    headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
-                )
-            held.keys.append(key)
-        return held
+        key = self.key(kind, who)
+        open_ = int(self._script(keys=[key], args=[limit, self.lasts_ms, held.member]))
+        self._admit(held, kind, key, open_, limit)
+
+    @staticmethod
+    def _admit(held: ShareSlot, kind: str, key: str, open_: int, limit: int) -> None:
+        if open_ >= 0:
+            held.release()
+            raise Problem(
+                "stream_share_exceeded",
+                f"Your {'address' if kind == 'address' else 'operator'} already has "
+                f"{open_} event streams open, its share ({limit}). Close one (or wait: a "
+                f"stream ends by itself), retry in {RETRY_AFTER_SECONDS} seconds; "
+                "meanwhile GET the session to resync.",
+                headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+            )
+        held.keys.append(key)
 
 
 class ShareSlot:
