@@ -419,11 +419,34 @@ def test_the_movers_frame_is_its_answers_view_in_the_process_that_answered(
         assert frame_members(got[seat]["data"]) == as_seat_sees_it(t, seat)
 
 
-def test_an_answer_is_kept_for_its_movers_stream_only() -> None:
+def test_an_answer_is_kept_for_its_movers_stream_only_and_handed_over_once() -> None:
     streams.sealed_here("token-a", {"state": 1}, 1, {"view": "seat 1's"})
     streams.sealed_here("token-b", {"state": 2})
-    assert streams.shown_to("token-a", 1) == {"view": "seat 1's"}
-    assert streams.shown_to("token-a", 0) is None
-    assert streams.shown_to("token-b", 0) is None
-    assert streams.shown_to("token-c", 1) is None
-    assert streams.sealed_state("token-a") == {"state": 1}
+    assert streams.take("token-c") is None
+    a = streams.take("token-a")
+    assert a == streams.Sealed({"state": 1}, 1, {"view": "seat 1's"})
+    assert streams.take("token-a") is None  # handed over once: the message keeps it
+    b = streams.take("token-b")
+    assert b is not None and b.seat is None and b.shown is None
+
+
+def test_a_state_is_kept_only_while_a_stream_of_the_process_follows_its_session(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    class Following:
+        def follows(self, name: bytes) -> bool:
+            return name == b"{s1}:events"
+
+    monkeypatch.setattr(streams, "_listeners", {1: Following()})
+    streams.sealed_here("token-1", {"state": 1}, channel="{s1}:events")
+    streams.sealed_here("token-2", {"state": 2}, channel="{s2}:events")
+    assert streams.take("token-2") is None  # nobody here follows s2: nothing kept
+    found = streams.take("token-1")
+    assert found is not None and found.state == {"state": 1}
+
+
+def test_the_states_not_taken_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(streams, "SEALED_KEPT", 2)
+    for n in range(4):
+        streams.sealed_here(f"bounded-{n}", {"state": n})
+    assert [streams.take(f"bounded-{n}") is None for n in range(4)] == [True, True, False, False]

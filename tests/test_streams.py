@@ -164,16 +164,25 @@ def test_one_address_over_its_share_of_streams_gets_429_and_others_are_served(
 
 
 @pytest.mark.redis
+@pytest.mark.parametrize("by_address", [150, 0])
 def test_an_operator_over_its_share_of_streams_gets_429(
-    redis_url: str, monkeypatch: pytest.MonkeyPatch
+    redis_url: str, monkeypatch: pytest.MonkeyPatch, by_address: int
 ) -> None:
-    """An operator's sessions share its bound, from whatever addresses follow them."""
+    """An operator's sessions share its bound, from whatever addresses follow them. With
+    an address's share too, the session's operator is read in that share's call, not in
+    a read of its own."""
+    from service.sessions.store import SessionStore
+
     from .conftest import auth
     from .test_limits import limited_app
 
     monkeypatch.setattr(streams, "_limiter", streams.Limiter())
     app = limited_app(
-        redis_url, operator_keys=("lms",), sse_max_streams_per_operator=3, sse_max_streams=50
+        redis_url,
+        operator_keys=("lms",),
+        sse_max_streams_per_operator=3,
+        sse_max_streams_per_address=by_address,
+        sse_max_streams=50,
     )
     client = app.test_client()
     made = [
@@ -181,6 +190,12 @@ def test_an_operator_over_its_share_of_streams_gets_429(
         for _ in range(2)
     ]
     urls = [f"/v1/polymer/sessions/{m['session_id']}/events" for m in made]
+    if by_address:
+
+        def no_listing(self: SessionStore, session_id: str) -> None:
+            raise AssertionError("the operator is read with the address's share")
+
+        monkeypatch.setattr(SessionStore, "listing", no_listing)
     held = [
         client.get(urls[i % 2], buffered=False, environ_base={"REMOTE_ADDR": f"10.0.0.{i}"})
         for i in range(3)

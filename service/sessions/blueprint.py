@@ -168,12 +168,21 @@ def shares(session_id: str) -> streams.ShareSlot:
         found = current_app.extensions["chemgames.stream-shares"] = streams.Shares(
             st.redis, f"{st.prefix}", int(settings.sse_max_seconds * 1000) + 30_000
         )
-    wanted = [("address", address(), settings.sse_max_streams_per_address)]
-    if settings.sse_max_streams_per_operator > 0:
+    by_address, by_operator = (
+        settings.sse_max_streams_per_address,
+        settings.sse_max_streams_per_operator,
+    )
+    if by_address > 0 and by_operator > 0 and st.backend.kind != "cluster":
+        # the session's operator read in the address's share's call: a round trip less
+        return found.acquire_reading_operator(
+            address(), by_address, st.key(session_id), by_operator
+        )
+    wanted = [("address", address(), by_address)]
+    if by_operator > 0:
         listed = st.listing(session_id) or {}
         operator = listed.get("operator")
         if operator:
-            wanted.append(("operator", operator, settings.sse_max_streams_per_operator))
+            wanted.append(("operator", operator, by_operator))
     return found.acquire(wanted)
 
 
@@ -254,8 +263,14 @@ def _stream(
 
 def _again(loaded: flow.Loaded) -> flow.Loaded:
     """The session read again (as :func:`flow.load` reads it); the state it seals is not
-    opened again when it is still the one ``loaded`` opened (the same token)."""
-    session, now_ms = flow.store().load(loaded.id)
+    opened again when it is still the one ``loaded`` opened (the same token). Through
+    the store's own packed round trip where it has one (not a cluster): about 50 us less
+    than redis-py's script call."""
+    st = flow.store()
+    if st.backend.kind == "cluster":
+        session, now_ms = st.load(loaded.id)
+    else:
+        session, now_ms, _ = st.load_after(loaded.id, [])
     if session is None or session.slug != loaded.api.slug or session.token != loaded.session.token:
         return flow.load(loaded.api, loaded.id)  # changed (or gone: its refusal)
     return flow.Loaded(loaded.api, session, loaded.env, now_ms)
@@ -303,25 +318,24 @@ def _next_seat_frame(
         if int(message.get("version", -1)) > int(latest.payload()["version"]):
             latest = published
     members = latest.payload()
-    shown = streams.shown_to(members["sealed"], seat) if "sealed" in members else None
-    if shown is not None:  # this worker answered the seat's own move: the same view
-        frame = {k: v for k, v in shown.items() if k not in _ANSWER_ONLY}
-        frame["finished"] = bool(members.get("finished"))
-        frame["seat"] = seat
-        frame["events"] = events
-        return frame
-    if "sealed" in members:
+    token = members.get("sealed")
+    if token is not None:
+        # what this process sealed, taken by its first stream that gets the message and
+        # kept with it for the others (a tuple: derived once, even when nothing was kept)
+        here: streams.Sealed | None = latest.derive("here", lambda: (streams.take(token),))[0]
+        if here is not None and here.seat == seat and here.shown is not None:
+            # this worker answered the seat's own move: the same view
+            frame = {k: v for k, v in here.shown.items() if k not in _ANSWER_ONLY}
+            frame["finished"] = bool(members.get("finished"))
+            frame["seat"] = seat
+            frame["events"] = events
+            return frame
 
         def opened() -> Any:
-            env = streams.sealed_state(members["sealed"])
-            if env is None:
-                info = loaded.api.game.info
-                env = sealer().open(
-                    members["sealed"], slug=info.slug, rules_version=info.rules_version
-                )
-            return env
+            info = loaded.api.game.info
+            return sealer().open(token, slug=info.slug, rules_version=info.rules_version)
 
-        env = latest.derive("state", opened)
+        env = here.state if here is not None else latest.derive("state", opened)
         # a real-time game's clock as the commit read it
         at = flow.Loaded(loaded.api, loaded.session, env, int(members.get("server_now_ms", 0)))
     else:  # published by an instance older than issue 32 (a rolling upgrade): read it

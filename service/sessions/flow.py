@@ -265,8 +265,10 @@ def commit(
     stored = env.without_steps()
     token = sealer().seal(stored)
     # before the commit: its message may reach this worker's streams before its answer
-    streams.sealed_here(token, stored, mover, shown)  # nor open it, nor view it for the mover
-    result = store().commit(
+    st = store()
+    # nor open it, nor view it for the mover (only while this worker follows the session)
+    streams.sealed_here(token, stored, mover, shown, channel=st.channel(loaded.id))
+    result = st.commit(
         loaded.id,
         expected=loaded.session.version,
         version=env.version,
