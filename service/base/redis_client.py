@@ -32,8 +32,10 @@ cannot be reached answers ``503 redis_unavailable``. A cluster has such a pool p
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import queue
+import select
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -186,6 +188,102 @@ class Pool(redis.BlockingConnectionPool):
                 kwargs["queue_class"] = queue.LifoQueue
         super().__init__(*args, **kwargs)  # type: ignore[no-untyped-call]
         self.connection_class = _connected_skips_retry(self.connection_class)
+
+    def _lean(self) -> bool:
+        """Whether this pool may be taken from without redis-py's extras: no client-side
+        cache, no maintenance notifications (RESP3 only; the command pool speaks RESP2)."""
+        return (
+            getattr(self, "cache", None) is None
+            and not getattr(self, "_in_maintenance", False)
+            and not (
+                hasattr(self, "maint_notifications_enabled") and self.maint_notifications_enabled()  # type: ignore[no-untyped-call]
+            )
+        )
+
+    def get_connection(self, command_name: Any = None, *keys: Any, **options: Any) -> Any:
+        """A free connection (waiting up to ``timeout`` for one), connected, with nothing
+        unread: redis-py's own steps, without its per-call extras (a check of deprecated
+        arguments, its OpenTelemetry pool counts, which the service does not enable), and
+        the unread check done with one poll of the socket (:func:`_dirty`)."""
+        if command_name is not None or keys or options:
+            return super().get_connection(command_name, *keys, **options)  # type: ignore[no-untyped-call]
+        if not self._lean():
+            return super().get_connection()  # type: ignore[no-untyped-call]
+        self._checkpid()
+        try:
+            connection = self.pool.get(block=True, timeout=self.timeout)
+        except queue.Empty:
+            raise redis.ConnectionError("No connection available.") from None
+        if connection is None:
+            connection = self.make_connection()  # type: ignore[no-untyped-call]
+        try:
+            connection.connect()
+            try:
+                if _dirty(connection):
+                    raise redis.ConnectionError("Connection has data")
+            except (redis.ConnectionError, redis.TimeoutError, OSError):
+                connection.disconnect()
+                connection.connect()
+                if _dirty(connection):
+                    raise redis.ConnectionError("Connection not ready") from None
+        except BaseException:
+            self.release(connection)
+            raise
+        return connection
+
+    def release(self, connection: Any) -> None:
+        """The connection back to the pool: redis-py's steps, without its pool counts."""
+        if not self._lean():
+            super().release(connection)  # type: ignore[no-untyped-call]
+            return
+        self._checkpid()
+        if not self.owns_connection(connection):
+            connection.disconnect()  # made before a fork: a new one in its place
+            self.pool.put_nowait(None)
+            return
+        if getattr(connection, "should_reconnect", bool)():
+            connection.disconnect()
+        with contextlib.suppress(queue.Full):  # never: the queue holds every connection
+            self.pool.put_nowait(connection)
+
+
+def _original_poll() -> Any:
+    """The system's ``select.poll``, not gevent's: a poll that never waits needs no hub."""
+    try:
+        from gevent.monkey import get_original
+    except ImportError:
+        return select.poll
+    return get_original("select", "poll")
+
+
+_poll = _original_poll()
+_UNREAD = select.POLLIN | select.POLLPRI  # POLLERR, POLLHUP, POLLNVAL: always reported
+
+
+def _dirty(conn: Any) -> bool:
+    """Whether a pooled connection has something unread: bytes its parser buffered,
+    data on its socket, the server's close or a reset; any of them, and it is not fit
+    for a new command.
+
+    What redis-py's ``can_read()`` tells by reading the socket with a zero timeout
+    (data is read, a close raises, a reset raises), told by one poll of the socket
+    that reads nothing (data, a close and a reset all make it report the socket).
+    Connections whose bytes a poll cannot see (TLS buffers decrypted data; another
+    parser) are asked ``can_read()``.
+    """
+    sock = conn._sock
+    if (
+        sock is None
+        or isinstance(conn, redis.SSLConnection)
+        or type(conn._parser) is not _RESP2Parser
+    ):
+        return bool(conn.can_read())
+    buffer = conn._parser._buffer
+    if buffer is not None and buffer.unread_bytes():
+        return True
+    poller = _poll()
+    poller.register(sock.fileno(), _UNREAD)
+    return bool(poller.poll(0))
 
 
 class BlockingSentinelPool(SentinelConnectionPool, redis.BlockingConnectionPool):

@@ -361,8 +361,12 @@ class SessionStore:
         return _ms(seconds, micros)
 
     def load(self, session_id: str) -> tuple[Session | None, int]:
-        """The session (None if absent) and its node's clock, in one round trip."""
-        loaded = self._script(_LOAD)(keys=[self.key(session_id)])
+        """The session (None if absent) and its node's clock, in one round trip (one
+        packed script call, as :meth:`load_after`'s, except on a cluster)."""
+        if self.backend.kind == "cluster":
+            loaded = self._script(_LOAD)(keys=[self.key(session_id)])
+        else:
+            (loaded,) = self._run([(_LOAD, [self.key(session_id)], [])])
         return self._session(session_id, loaded)
 
     @property
