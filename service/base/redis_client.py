@@ -307,26 +307,41 @@ class _Retry(Retry):
         is_retryable: Any = None,
         with_failure_count: bool = False,
     ) -> Any:
-        started = [time.monotonic()]
+        """redis-py's loop (``Retry.call_with_retry``), with a timeout while nothing
+        answered not retried; written out, without a closure per call around ``do``."""
+        self._backoff.reset()  # type: ignore[no-untyped-call]
+        failures = 0
+        while True:
+            started = time.monotonic()
+            try:
+                result = do()
+            except self._supported_errors as error:
+                if not self._retryable(error, started) or (
+                    is_retryable is not None and not is_retryable(error)
+                ):
+                    raise
+                failures += 1
+                if with_failure_count:
+                    fail(error, failures)
+                else:
+                    fail(error)
+                if self._retries >= 0 and failures > self._retries:
+                    raise error
+                backoff = self._backoff.compute(failures)
+                if backoff > 0:
+                    time.sleep(backoff)
+            else:
+                _Retry.answered_at = time.monotonic()
+                return result
 
-        def attempt() -> Any:
-            started[0] = time.monotonic()
-            result = do()
-            _Retry.answered_at = time.monotonic()
-            return result
-
-        def retryable(error: Exception) -> bool:
-            if (
-                isinstance(error, redis.TimeoutError)
-                and not _connecting(error)
-                and _Retry.answered_at < started[0]
-                # a timeout noticed late: this process was busy, not Redis silent
-                and time.monotonic() - started[0] < self.timeout * 1.25
-            ):
-                return False  # nothing answered while this waited: a hung Redis
-            return bool(is_retryable(error)) if is_retryable is not None else True
-
-        return super().call_with_retry(attempt, fail, retryable, with_failure_count)
+    def _retryable(self, error: Exception, started: float) -> bool:
+        return not (
+            isinstance(error, redis.TimeoutError)
+            and not _connecting(error)
+            and _Retry.answered_at < started
+            # a timeout noticed late: this process was busy, not Redis silent
+            and time.monotonic() - started < self.timeout * 1.25
+        )  # else nothing answered while this waited: a hung Redis
 
 
 def _connecting(error: Exception) -> bool:
