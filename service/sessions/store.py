@@ -430,6 +430,14 @@ class SessionStore:
         calls: Sequence[tuple[str, list[Any], list[Any]]],
         then: Sequence[Sequence[Any]],
     ) -> list[Any]:
+        if len(calls) == 1 and not then:  # a move's load, or its commit
+            source, keys, args = calls[0]
+            (answer,) = execute(client, [("EVALSHA", self._sha(source), len(keys), *keys, *args)])
+            if not isinstance(answer, Exception):
+                return [answer]
+            if not isinstance(answer, NoScriptError):
+                raise answer
+            client.script_load(source)  # it did not run: run it again, loaded
         shas = [self._sha(source) for source, _, _ in calls]
         results: list[Any] = [None] * len(calls)
         todo = list(range(len(calls)))
