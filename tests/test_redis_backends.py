@@ -298,9 +298,11 @@ def test_commands_sent_in_one_write_are_answered_in_order(redis_url: str) -> Non
                 ("EVAL", "return {1, false, {'a', 2.5}, redis.error_reply('E1 no')}", 0),
                 ("GET", key),
                 ("HGET", key + ":none", "f"),
+                ("EVAL", "return {7, redis.call('GET', KEYS[1]), {false}}", 1, key),
             ],
         )
         assert answers[0] == b"OK" and answers[3] == big and answers[4] is None
+        assert answers[5] == [7, big, [None]]  # an array's items cut across reads too
         assert isinstance(answers[1], NoScriptError)
         assert answers[2][:3] == [1, None, [b"a", 2]]
         assert isinstance(answers[2][3], redis.ResponseError) and "E1 no" in str(answers[2][3])

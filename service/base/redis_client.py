@@ -191,14 +191,14 @@ class Pool(redis.BlockingConnectionPool):
 
     def _lean(self) -> bool:
         """Whether this pool may be taken from without redis-py's extras: no client-side
-        cache, no maintenance notifications (RESP3 only; the command pool speaks RESP2)."""
-        return (
-            getattr(self, "cache", None) is None
-            and not getattr(self, "_in_maintenance", False)
-            and not (
+        cache, no maintenance notifications (RESP3 only: never on the command pool, which
+        speaks RESP2; a pool that has them goes through redis-py's own steps)."""
+        plain: bool | None = self.__dict__.get("_plain")
+        if plain is None:
+            plain = self._plain = getattr(self, "cache", None) is None and not (
                 hasattr(self, "maint_notifications_enabled") and self.maint_notifications_enabled()  # type: ignore[no-untyped-call]
             )
-        )
+        return plain and not getattr(self, "_in_maintenance", False)
 
     def get_connection(self, command_name: Any = None, *keys: Any, **options: Any) -> Any:
         """A free connection (waiting up to ``timeout`` for one), connected, with nothing
@@ -477,12 +477,7 @@ def _reply(data: bytes, pos: int, error: Any) -> tuple[Any, int]:
         size = int(data[pos + 1 : end])
         if size < 0:
             return None, end + 2
-        items: list[Any] = []
-        pos = end + 2
-        for _ in range(size):
-            item, pos = _reply(data, pos, error)
-            items.append(item)
-        return items, pos
+        return _array(data, end + 2, size, error)
     if kind == 58:  # :
         return int(data[pos + 1 : end]), end + 2
     if kind == 43:  # +
@@ -493,6 +488,42 @@ def _reply(data: bytes, pos: int, error: Any) -> tuple[Any, int]:
             raise refused
         return refused, end + 2
     raise InvalidResponse(f"Protocol Error: {data[pos:end]!r}")
+
+
+def _array(data: bytes, pos: int, size: int, error: Any) -> tuple[list[Any], int]:
+    """The ``size`` items of an array that start at ``pos``: its bulk strings and
+    integers (most of a script's answer) read here, the rest by :func:`_reply`."""
+    items: list[Any] = []
+    add = items.append
+    length = len(data)
+    for _ in range(size):
+        if pos >= length:
+            raise _Short
+        kind = data[pos]
+        if kind == 36:  # $
+            end = data.find(b"\r\n", pos)
+            if end < 0:
+                raise _Short
+            count = int(data[pos + 1 : end])
+            if count < 0:
+                add(None)
+                pos = end + 2
+                continue
+            stop = end + 2 + count
+            if stop + 2 > length:
+                raise _Short
+            add(data[end + 2 : stop])
+            pos = stop + 2
+        elif kind == 58:  # :
+            end = data.find(b"\r\n", pos)
+            if end < 0:
+                raise _Short
+            add(int(data[pos + 1 : end]))
+            pos = end + 2
+        else:
+            item, pos = _reply(data, pos, error)
+            add(item)
+    return items, pos
 
 
 def _replies(conn: Any, count: int) -> list[Any]:

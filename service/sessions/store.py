@@ -85,7 +85,7 @@ def merged(sources: tuple[str, ...]) -> str:
     ``redis.call('TIME')`` of theirs: a command called from a script costs Redis about
     as much as a small script).
 
-    >>> print(merged(("return redis.call('TIME')",))[:70])
+    >>> print(merged(("return redis.call('TIME')",))[:80])
     local clock = redis.call('TIME')
     local function script0(KEYS, ARGV)
     return clock
