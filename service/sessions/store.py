@@ -489,12 +489,16 @@ class SessionStore:
         rewritten so WAIT, which counts this connection's writes, covers it).
         """
         field = self.idem_field(seat, credential, key)
-        if not self.wait_replicas:
-            raw = self.redis.hget(self.key(session_id), field)
-        else:
+        if self.wait_replicas:
             raw, replicas = self._with_wait(_REPLAY, [self.key(session_id)], [field])
             if raw is not None:
                 self._replicated(replicas)
+        elif self.backend.kind == "cluster":
+            raw = self.redis.hget(self.key(session_id), field)
+        else:  # a move's own lookup: the packed path, as its load and commit
+            (raw,) = execute(self.redis, [("HGET", self.key(session_id), field)])
+            if isinstance(raw, Exception):
+                raise raw
         return None if raw is None else unpack(raw)
 
     # callbacks ----------------------------------------------------------------------
