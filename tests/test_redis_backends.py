@@ -281,6 +281,33 @@ def test_in_a_gevent_worker_the_pool_waits_in_gevents_queue() -> None:
     assert done.stdout.strip().startswith("gevent")
 
 
+@pytest.mark.redis
+def test_in_a_gevent_worker_commands_are_written_whole_small_or_large() -> None:
+    """Under gevent, execute() writes straight on the system socket and hands what did
+    not fit (a full socket buffer) to gevent's sendall: a small command and an 8 MB one
+    both arrive whole, and a connection the server closed is made anew (retry)."""
+    code = (
+        "from gevent import monkey; monkey.patch_all()\n"
+        "import redis\n"
+        "from service.base.redis_client import RedisBackend, execute\n"
+        "backend = RedisBackend('redis://127.0.0.1:6379/15')\n"
+        "client = backend.client\n"
+        "key = 'test-gevent-send:{x}'\n"
+        "big = bytes(range(256)) * 32768\n"
+        "print(execute(client, [('SET', key, big), ('STRLEN', key), ('PING',)]))\n"
+        "conn = client.connection_pool.get_connection()\n"
+        "conn.send_command('CLIENT', 'ID')\n"
+        "killed = conn.read_response()\n"
+        "client.connection_pool.release(conn)\n"
+        "redis.Redis.from_url('redis://127.0.0.1:6379/15').client_kill_filter(_id=killed)\n"
+        "print(execute(client, [('STRLEN', key)]), client.delete(key))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.split("\n")[:2] == [f"[b'OK', {256 * 32768}, b'PONG']", f"[{256 * 32768}] 1"]
+
+
 def test_commands_sent_in_one_write_are_answered_in_order(redis_url: str) -> None:
     """execute(): replies read straight off the socket (RESP2), in several reads when
     they are large, a refused command's error in its place, the rest run, and the

@@ -36,6 +36,7 @@ import contextlib
 import functools
 import queue
 import select
+import ssl
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -418,12 +419,12 @@ def execute(client: redis.Redis, commands: Sequence[Sequence[Any]]) -> list[Any]
     Redis is not), a connection that failed is closed before it goes back.
     """
     pool = client.connection_pool
-    packed = [pack(commands)]
+    packed = pack(commands)
     count = len(commands)
     conn: Any = pool.get_connection()
 
     def attempt() -> list[Any]:
-        conn.send_packed_command(packed)
+        _send(conn, packed)
         if _plain(conn):
             return _replies(conn, count)
         answers: list[Any] = []
@@ -442,6 +443,36 @@ def execute(client: redis.Redis, commands: Sequence[Sequence[Any]]) -> list[Any]
         return answers
     finally:
         pool.release(conn)
+
+
+def _send(conn: Any, data: bytes) -> None:
+    """``conn.send_packed_command([data])``, with the write tried first straight on the
+    system socket under a gevent socket (non-blocking there): a command of a few
+    kilobytes is written at once, without gevent's ``sendall`` loop and its timer.
+
+    Whatever it did not write (a full socket buffer), and every error, goes through
+    redis-py's own send: gevent's ``sendall`` with the socket's timeout, and redis-py's
+    errors (the connection closed first). A health check that is due, a TLS socket
+    (its bytes must be encrypted) and a plain socket outside gevent take redis-py's
+    send for the whole command.
+    """
+    sock = conn._sock
+    raw = getattr(sock, "_sock", None)
+    if (
+        raw is None
+        or isinstance(conn, redis.SSLConnection)
+        or isinstance(sock, ssl.SSLSocket)
+        or (conn.health_check_interval and time.monotonic() > conn.next_health_check)
+    ):
+        conn.send_packed_command([data])
+        return
+    try:
+        sent = raw.send(data)
+    except OSError:  # EWOULDBLOCK, or a broken connection: redis-py's send tells which
+        sent = 0
+    if sent < len(data):
+        # no health check now: its PING would land in the middle of this command
+        conn.send_packed_command([data[sent:] if sent else data], check_health=False)
 
 
 def _plain(conn: Any) -> bool:
