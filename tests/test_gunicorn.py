@@ -265,6 +265,64 @@ def test_idle_streams_and_slow_clients_leave_health_answering(redis_url: str) ->
             conn.close()
 
 
+_SETUP = b"POST /v1/element-draft/setup HTTP/1.1\r\nHost: x\r\n"
+_CHUNKED = _SETUP + b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+# Requests that smuggle, fold, hide bytes or break a limit, as each parser must refuse
+# them (gunicorn.conf.py reads heads with the C parser, bodies with gunicorn's Python
+# readers): (name, bytes, status, code).
+MALFORMED = [
+    (
+        "one-huge-header",
+        b"GET /healthz HTTP/1.1\r\nX-A: " + b"v" * 9000 + b"\r\n\r\n",
+        431,
+        "headers_too_large",
+    ),
+    (
+        "obsolete-folding",
+        b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\r\n b\r\n\r\n",
+        400,
+        "bad_http_request",
+    ),
+    ("space-before-colon", b"GET /healthz HTTP/1.1\r\nHost : x\r\n\r\n", 400, "bad_http_request"),
+    (
+        "bare-lf-in-head",
+        b"GET /healthz HTTP/1.1\r\nHost: x\nX-A: b\r\n\r\n",
+        400,
+        "bad_http_request",
+    ),
+    (
+        "nul-in-value",
+        b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\x00b\r\n\r\n",
+        400,
+        "bad_http_request",
+    ),
+    ("two-hosts", b"GET /healthz HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", 400, "bad_http_request"),
+    ("lowercase-method", b"get /healthz HTTP/1.1\r\nHost: x\r\n\r\n", 400, "bad_http_request"),
+    ("http-2-over-1", b"GET /healthz HTTP/2.0\r\nHost: x\r\n\r\n", 400, "bad_http_request"),
+    ("length-not-a-number", _SETUP + b"Content-Length: +2\r\n\r\n{}", 400, "bad_http_request"),
+    (
+        "chunked-twice",
+        _SETUP + b"Transfer-Encoding: chunked, chunked\r\n\r\n0\r\n\r\n",
+        400,
+        "bad_http_request",
+    ),
+    (
+        "chunked-in-http-1-0",
+        b"POST /v1/element-draft/setup HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+        400,
+        "bad_http_request",
+    ),
+    (
+        "coding-after-chunked",
+        _SETUP + b"Transfer-Encoding: chunked, gzip\r\n\r\n",
+        400,
+        "bad_http_request",
+    ),
+    ("bad-chunk-size", _CHUNKED + b"zz\r\n{}\r\n0\r\n\r\n", 400, "bad_http_request"),
+    ("chunk-without-crlf", _CHUNKED + b"2\r\n{}xx0\r\n\r\n", 400, "bad_http_request"),
+]
+
+
 @pytest.mark.parametrize(
     ("request_bytes", "status", "code"),
     [
@@ -300,6 +358,7 @@ def test_idle_streams_and_slow_clients_leave_health_answering(redis_url: str) ->
             417,
             "http_error",
         ),
+        *((data, status, code) for _, data, status, code in MALFORMED),
     ],
     ids=[
         "long-url",
@@ -309,6 +368,7 @@ def test_idle_streams_and_slow_clients_leave_health_answering(redis_url: str) ->
         "length-and-chunked",
         "unknown-transfer-coding",
         "unknown-expectation",
+        *(name for name, *_ in MALFORMED),
     ],
 )
 def test_errors_gunicorn_answers_itself_are_problems(
@@ -326,6 +386,176 @@ def test_errors_gunicorn_answers_itself_are_problems(
     assert kind_status == 200
     if code != "http_error":  # http_error's status is the one it names
         assert (kind["status"], kind["title"]) == (status, problem["title"])
+
+
+def _parsed(http_parser: str, data: bytes) -> str:
+    """What gunicorn makes of these bytes with this parser: "accepted" (head and body
+    read) or the class of the error it raises (the error decides the status)."""
+    from gunicorn import http as gunicorn_http
+    from gunicorn.config import Config
+
+    cfg = Config()
+    cfg.set("http_parser", http_parser)
+    try:
+        request = next(gunicorn_http.get_parser(cfg, [data], ("192.0.2.1", 1234)))
+        request.body.read()
+    except Exception as error:
+        return type(error).__name__
+    assert request._use_fast is (http_parser != "python")  # gunicorn_h1c is installed
+    return "accepted"
+
+
+def test_the_server_reads_request_heads_with_gunicorns_c_parser_where_installed() -> None:
+    """`make install` and `make serve` install the `fast` extra; the image has no C
+    compiler and reads them with gunicorn's Python parser (Dockerfile)."""
+    pytest.importorskip("gunicorn_h1c")
+    config = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    assert config["http_parser"] == "auto"
+    assert "C parser" in config["_parser_in_use"]()
+    assert _parsed(config["http_parser"], b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n") == "accepted"
+
+
+def test_the_c_parser_refuses_what_the_python_parser_refuses() -> None:
+    """Same refusal, same status, for every malformed request above. Where the classes
+    differ the status does not: the C parser's InvalidHeader for obsolete folding is a
+    400 like gunicorn's ObsoleteFolding, and its InvalidHeader for an unknown transfer
+    coding is turned into gunicorn's 501 by the worker (`unknown-transfer-coding`)."""
+    cases = [
+        *((name, data) for name, data, _, _ in MALFORMED),
+        ("long-url", b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n"),
+        ("garbage", b"GARBAGE\r\n\r\n"),
+        ("two-content-lengths", _SETUP + b"Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}"),
+        ("length-and-chunked", _SETUP + b"Content-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n"),
+        ("unknown-transfer-coding", _SETUP + b"Transfer-Encoding: br\r\n\r\n"),
+    ]
+    pytest.importorskip("gunicorn_h1c")
+    same_status = {
+        ("ObsoleteFolding", "InvalidHeader"),
+        ("UnsupportedTransferCoding", "InvalidHeader"),
+    }
+    for name, data in cases:
+        python, fast = _parsed("python", data), _parsed("fast", data)
+        assert "accepted" not in (python, fast), name
+        assert python == fast or (python, fast) in same_status, (name, python, fast)
+
+
+def test_the_worker_answers_the_c_parsers_unknown_coding_as_gunicorn_does() -> None:
+    from gunicorn.http.errors import InvalidHeader, UnsupportedTransferCoding
+
+    translate = runpy.run_path(str(ROOT / "gunicorn.conf.py"))["_as_python_parser_would"]
+    assert isinstance(
+        translate(InvalidHeader("Unsupported Transfer-Encoding")), UnsupportedTransferCoding
+    )
+    other = InvalidHeader("Invalid Transfer-Encoding after chunked")
+    assert translate(other) is other
+
+
+class _Wire:
+    """A client socket that keeps what each sendall sent."""
+
+    def __init__(self) -> None:
+        self.sends: list[bytes] = []
+
+    def sendall(self, data: bytes) -> None:
+        self.sends.append(bytes(data))
+
+
+def _respond(
+    response_class: Any,
+    method: bytes,
+    status: str,
+    headers: list[tuple[str, str]],
+    body: list[bytes],
+) -> list[bytes]:
+    """One response, written the way gunicorn's workers write it, to a _Wire."""
+    from gunicorn import http as gunicorn_http
+    from gunicorn.config import Config
+
+    cfg = Config()
+    request = next(
+        gunicorn_http.get_parser(
+            cfg, [method + b" /x HTTP/1.1\r\nHost: x\r\n\r\n"], ("192.0.2.1", 1)
+        )
+    )
+    wire = _Wire()
+    response = response_class(request, wire, cfg)
+    response.start_response(status, headers)
+    for piece in body:
+        response.write(piece)
+    response.close()
+    return wire.sends
+
+
+def test_a_sized_answer_leaves_in_one_write_with_the_bytes_gunicorn_sends(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from gunicorn import util
+    from gunicorn.http import wsgi
+
+    monkeypatch.setattr(util, "http_date", lambda *_: "Fri, 27 Nov 2026 22:00:00 GMT")
+    one_write = runpy.run_path(str(ROOT / "gunicorn.conf.py"))["OneWriteResponse"]
+    body = b'{"version": 3}'
+    sized = [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
+    answers = {
+        "sized": (b"POST", "200 OK", sized, [body]),
+        "in-pieces": (b"GET", "200 OK", sized, [body[:4], body[4:]]),
+        "cut-to-its-length": (b"GET", "200 OK", [("Content-Length", "4")], [body]),
+        "empty": (b"GET", "200 OK", [("Content-Length", "0")], [b""]),
+        "nothing-written": (b"GET", "200 OK", sized, []),
+        "head": (b"HEAD", "200 OK", sized, [body]),
+        "no-content": (b"DELETE", "204 No Content", [], [b""]),
+        "not-modified": (b"GET", "304 Not Modified", sized, [b""]),
+        "chunked": (
+            b"GET",
+            "200 OK",
+            [("Content-Type", "text/event-stream")],
+            [b"data: 1\n\n", b""],
+        ),
+    }
+    for name, answer in answers.items():
+        sent, gunicorns = _respond(one_write, *answer), _respond(wsgi.Response, *answer)
+        assert b"".join(sent) == b"".join(gunicorns), name
+        if name in ("sized", "in-pieces"):  # the head goes with the body's first piece
+            assert sent == [gunicorns[0] + gunicorns[1], *gunicorns[2:]], name
+        else:
+            assert sent == gunicorns, name
+    assert len(_respond(one_write, *answers["sized"])) == 1
+
+
+def test_the_worker_builds_its_responses_as_one_write_responses(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from gunicorn import util
+    from gunicorn.http import wsgi
+    from gunicorn.workers.ggevent import GeventWorker
+
+    config = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    monkeypatch.setattr(wsgi, "Response", wsgi.Response)  # put back afterwards
+    monkeypatch.setattr(util, "http_date", util.http_date)
+    monkeypatch.setattr(GeventWorker, "init_process", lambda self: None)  # no worker loop
+    worker = config["ProblemWorker"].__new__(config["ProblemWorker"])
+    worker.init_process()
+    assert wsgi.Response is config["OneWriteResponse"]
+    assert isinstance(util.http_date, config["DateOfThisSecond"])
+
+
+def test_the_date_header_is_formatted_once_a_second(monkeypatch: pytest.MonkeyPatch) -> None:
+    from email.utils import formatdate
+
+    from gunicorn import util
+
+    calls: list[float] = []
+
+    def http_date(timestamp: float | None = None) -> str:
+        calls.append(timestamp or 0.0)
+        return str(util.http_date(timestamp))
+
+    date = runpy.run_path(str(ROOT / "gunicorn.conf.py"))["DateOfThisSecond"](http_date)
+    for now in (1_800_000_000.25, 1_800_000_000.99, 1_800_000_001.0):
+        monkeypatch.setattr(time, "time", lambda now=now: now)
+        assert date() == formatdate(now, usegmt=True)
+    assert calls == [1_800_000_000, 1_800_000_001]  # one format a second
+    assert date(86400.5) == "Fri, 02 Jan 1970 00:00:00 GMT"  # an explicit time as given
 
 
 def test_a_worker_freezes_what_it_loaded_before_its_first_request() -> None:

@@ -731,7 +731,9 @@ def _route(blp: Blueprint, mode: Mode, op: Operation) -> None:
         )
     elif request_schema is not None:
         decorated = blp.arguments(request_schema())(decorated)
-    view = type(f"{mode.key}{op.name}", (MethodView,), {"get" if get else "post": decorated})
+    # the view keeps nothing between requests: one instance serves them all
+    members = {"get" if get else "post": decorated, "init_every_request": False}
+    view = type(f"{mode.key}{op.name}", (MethodView,), members)
     blp.route(path, endpoint=f"{mode.key.lower()}-{op.path}")(view)
 
 
@@ -903,9 +905,10 @@ def _setup_route(blp: Blueprint, mode: Mode) -> None:
         op_id = _lower(f"{api.name}CreateSession")
     security = AS_OPERATOR_IF_REQUIRED
     decorated = operation(blp, op_id, codes, security=security)(decorated)
-    decorated = blp.response(201, ref_, example=ex, headers=headers)(decorated)
+    # post returns its own Response: flask-smorest's wrapper would only pass it on
+    decorated = docs_only(blp.response(201, ref_, example=ex, headers=headers))(decorated)
     decorated = blp.arguments(schema(), example=api.example or None)(decorated)
-    view = type(f"{mode.key}Setup", (MethodView,), {"post": decorated})
+    view = type(f"{mode.key}Setup", (MethodView,), {"post": decorated, "init_every_request": False})
     blp.route("" if hosted else "/setup", endpoint=f"{mode.key.lower()}-setup")(view)
 
 

@@ -67,13 +67,13 @@ def _if_none_match(request: Request) -> list[str]:
 def compress(resp: Response, request: Request) -> Response:
     """Gzip a large JSON answer when the client accepts it (level 1: cheap)."""
     if (
-        resp.status_code < 200
+        not _accepts_gzip(request)  # first: most clients of this API do not send it
+        or resp.status_code < 200
         or resp.status_code in (204, 304)
         or resp.direct_passthrough
         or resp.is_streamed
         or "Content-Encoding" in resp.headers
         or not (resp.mimetype or "").endswith("json")
-        or not _accepts_gzip(request)
     ):
         return resp
     data = resp.get_data()

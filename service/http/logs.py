@@ -49,17 +49,19 @@ def install(app: Flask) -> None:
 
     @app.before_request
     def _start() -> None:
-        g.request_id = (
+        here = g._get_current_object()  # one context look-up for both
+        here.request_id = (
             _valid_request_id(request.headers.get("X-Request-ID")) or os.urandom(16).hex()
         )
-        g.started = time.perf_counter()
+        here.started = time.perf_counter()
 
     @app.after_request
     def _finish(response: Response) -> Response:
-        request_id = g.get("request_id") or os.urandom(16).hex()
+        here = g._get_current_object()
+        request_id = here.get("request_id") or os.urandom(16).hex()
         response.headers["X-Request-ID"] = request_id
         if log.isEnabledFor(logging.INFO):
-            elapsed = time.perf_counter() - g.get("started", time.perf_counter())
+            elapsed = time.perf_counter() - here.get("started", time.perf_counter())
             log.info(
                 "request",
                 extra={
@@ -69,7 +71,7 @@ def install(app: Flask) -> None:
                         "path": request.path,
                         "status": response.status_code,
                         "ms": round(elapsed * 1000, 2),
-                        "code": g.get("problem_code"),
+                        "code": here.get("problem_code"),
                     }
                 },
             )

@@ -56,11 +56,14 @@ import logging
 import math
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, NamedTuple
 
 import redis
 from flask import Flask, Response, current_app, g, request
+from flask.globals import request_ctx
 from limits import RateLimitItem, parse_many
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -227,7 +230,20 @@ class Budget:
     def cost(self, units: int) -> int:
         """``units`` as drawn: never more than the smallest limit (one request, however
         large, can always be let through once the budget is whole)."""
-        return min(units, *(item.amount for item in self.limits))
+        return min(units, self.smallest)
+
+    @cached_property
+    def smallest(self) -> int:
+        return min(item.amount for item in self.limits)
+
+    @cached_property
+    def slots(self) -> tuple[tuple[str, int, int], ...]:
+        """Per limit: its key's tail, its amount and its window in ms (worked out once:
+        every limited request's script call names them)."""
+        return tuple(
+            (f"/{item.amount}/{item.get_expiry()}", item.amount, item.get_expiry() * 1000)
+            for item in self.limits
+        )
 
 
 class Decision(NamedTuple):
@@ -258,10 +274,11 @@ class RedisCounter:
     ) -> tuple[str, list[Any], list[Any]]:
         """The script call that draws on ``budget`` for ``who``: source, keys, arguments."""
         tag = f"{self.prefix}{{{budget.scope}/{who}}}"
-        keys = [f"{tag}/{item.amount}/{item.get_expiry()}" for item in budget.limits]
+        slots = budget.slots
+        keys = [tag + tail for tail, _, _ in slots]
         args: list[Any] = ["" if now_ms is None else now_ms, budget.cost(cost)]
-        for item in budget.limits:
-            args += [item.amount, item.get_expiry() * 1000]
+        for _, amount, window_ms in slots:
+            args += (amount, window_ms)
         return _SCRIPT, keys, args
 
     @staticmethod
@@ -344,24 +361,27 @@ class Limiter:
 
     def draws(self) -> list[Draw]:
         """The budgets this request draws on, with whom each counts and how much."""
+        req = request_ctx.request  # one context look-up, not one per attribute
         name = self.kind()
         if name is None:
             return []
-        out = [Draw(self.budgets[name], address(), self.cost(name))]
-        if name == "setup" and request.path.endswith("/sessions"):
+        who = address()
+        out = [Draw(self.budgets[name], who, self.cost(name))]
+        if name == "setup" and req.path.endswith("/sessions"):
             operator = operator_key()
             if operator != "-":
                 out.append(Draw(self.budgets["operator-sessions"], operator))
-        if "Authorization" in request.headers and self.takes_credentials():
-            out.append(Draw(self.budgets["credentials"], address(), 0))
+        if "Authorization" in req.headers and self.takes_credentials():
+            out.append(Draw(self.budgets["credentials"], who, 0))
         return out
 
     def kind(self) -> str | None:
         """:func:`kind`, remembered by route and method."""
-        rule = request.url_rule
+        req = request_ctx.request
+        rule = req.url_rule
         if rule is None:
             return None
-        key = (rule.rule, request.method)
+        key = (rule.rule, req.method)
         try:
             return self._kinds[key]
         except KeyError:
@@ -370,7 +390,8 @@ class Limiter:
 
     def takes_credentials(self) -> bool:
         """:func:`takes_credentials`, remembered by endpoint and method."""
-        key = (request.endpoint, request.method)
+        req = request_ctx.request
+        key = (req.endpoint, req.method)
         try:
             return self._credentials[key]
         except KeyError:
@@ -396,13 +417,14 @@ class Limiter:
         if not draws:
             return
         counter = self.counter
+        req = request_ctx.request
         if (
             isinstance(counter, RedisCounter)
             and counter.joins_loads
-            and request.view_args is not None
-            and "session_id" in request.view_args
-            and request.path.startswith("/v1/")
-            and not request.path.startswith("/v1/operator/")
+            and req.view_args is not None
+            and "session_id" in req.view_args
+            and req.path.startswith("/v1/")
+            and not req.path.startswith("/v1/operator/")
         ):
             g.rate_limit_pending = draws
             return
@@ -419,15 +441,22 @@ class Limiter:
             return None
 
     @staticmethod
-    def settle(draws: list[Draw], found: list[Decision | None]) -> None:
-        decisions = [(d, f) for d, f in zip(draws, found, strict=True) if f is not None]
-        for _, decision in decisions:
+    def settle(draws: list[Draw], found: Sequence[Decision | None]) -> None:
+        """Refuse at the first refusal, or note what the headers describe: what the
+        request was counted on (not the credentials check), the fewest remaining (the
+        first of equals)."""
+        shown: Decision | None = None
+        for draw, decision in zip(draws, found, strict=True):
+            if decision is None:
+                continue
             if not decision.counted.allowed:
                 raise refusal(decision)
-        # the headers describe what the request was counted on, not the credentials check
-        counted = [f for d, f in decisions if d.cost > 0]
-        if counted:
-            g.rate_limit = min(counted, key=lambda d: d.counted.remaining)
+            if draw.cost > 0 and (
+                shown is None or decision.counted.remaining < shown.counted.remaining
+            ):
+                shown = decision
+        if shown is not None:
+            g.rate_limit = shown
 
     def pending_calls(self) -> list[tuple[str, list[Any], list[Any]]]:
         """The script calls of this request's draws that wait for its session's load
@@ -440,22 +469,26 @@ class Limiter:
     def settle_with_load(self, answers: list[Any]) -> None:
         """The draws' answers from the session's load: refuse (429), or note the headers."""
         pending: list[Draw] = g.pop("rate_limit_pending")
-        found = [RedisCounter.decision(d.budget, a) for d, a in zip(pending, answers, strict=True)]
-        self.settle(pending, list(found))
+        decision = RedisCounter.decision
+        found = [decision(d.budget, a) for d, a in zip(pending, answers, strict=True)]
+        self.settle(pending, found)
 
     def headers(self, response: Response) -> Response:
-        pending: list[Draw] | None = g.pop("rate_limit_pending", None)
+        here = g._get_current_object()  # one context look-up for the four uses below
+        pending: list[Draw] | None = here.pop("rate_limit_pending", None)
         if pending is not None:  # the request ended before loading its session
             try:
                 self.settle(pending, [self._draw(draw) for draw in pending])
             except Problem as refused:
-                g.problem_code = refused.code
+                here.problem_code = refused.code
                 response = refused.response(instance=request.path)
-        if g.get("problem_code") in FAILED_CREDENTIALS:
+        if here.get("problem_code") in FAILED_CREDENTIALS:
             self._draw(Draw(self.budgets["credentials"], address()))
-        decision: Decision | None = g.get("rate_limit")
+        decision: Decision | None = here.get("rate_limit")
         if decision is not None:
-            response.headers.extend(limit_headers(decision))
+            add = response.headers.add  # extend() would only call add() after two checks
+            for name, value in limit_headers(decision).items():
+                add(name, value)
         return response
 
 
