@@ -9,6 +9,7 @@ nobody else's, and an unreachable cluster or Sentinel answering 503, not 500.
 from __future__ import annotations
 
 import queue
+import select
 import subprocess
 import sys
 import time
@@ -24,7 +25,14 @@ from redis.exceptions import NoScriptError
 from redis.retry import Retry
 
 from service import create_app
-from service.base.redis_client import BadRedisUrl, Pool, RedisBackend, execute, parse_url
+from service.base.redis_client import (
+    BadRedisUrl,
+    Pool,
+    RedisBackend,
+    _dirty,
+    execute,
+    parse_url,
+)
 from service.http.streams import Subscription
 from service.sessions.store import SessionStore
 
@@ -201,6 +209,63 @@ def test_a_pooled_connection_already_connected_goes_straight_to_its_command() ->
         pool.disconnect()
 
 
+def _can_read(conn: Any) -> bool:
+    """redis-py's own check (it reads what is there, or raises on a closed socket)."""
+    try:
+        return bool(conn.can_read())
+    except redis.ConnectionError:
+        return True
+
+
+@pytest.mark.redis
+def test_a_pooled_connection_with_anything_unread_is_not_handed_out() -> None:
+    """The pool's one-poll check (_dirty) finds what redis-py's can_read() finds: an
+    answer nobody read (on the socket, or in the parser's buffer), a connection the
+    server closed; a clean one is clean for both. Such a connection is made anew before
+    it is handed out, so a command never reads another's answer."""
+    # as the command client's (RESP2: redis-py skips its own check under RESP3's
+    # maintenance notifications)
+    pool = Pool.from_url("redis://127.0.0.1:6379/15", max_connections=1, protocol=2)
+    client = redis.Redis(connection_pool=pool)
+    admin = redis.Redis.from_url("redis://127.0.0.1:6379/15")
+
+    def waiting(conn: Any) -> Any:
+        conn.send_command("ECHO", "stale")
+        deadline = time.monotonic() + 5
+        while not select.select([conn._sock], [], [], 0.05)[0]:
+            assert time.monotonic() < deadline
+        return conn
+
+    def buffered(conn: Any) -> Any:
+        conn.send_packed_command(conn.pack_commands([("PING",), ("ECHO", "stale")]))
+        assert conn.read_response() == b"PONG"  # the second answer may stay buffered
+        if not conn._parser._buffer.unread_bytes():
+            return waiting(conn)
+        return conn
+
+    def closed(conn: Any) -> Any:
+        conn.send_command("CLIENT", "ID")
+        admin.client_kill_filter(_id=conn.read_response())
+        time.sleep(0.2)
+        return conn
+
+    try:
+        for spoil in (waiting, buffered, closed):
+            conn = pool.get_connection()
+            assert not _dirty(conn) and not _can_read(conn)
+            spoil(conn)
+            assert _dirty(conn), spoil.__name__
+            assert _can_read(conn), spoil.__name__
+            pool.release(conn)
+            # the pool's next user gets its own answer, on a connection made anew
+            assert client.echo("fresh") == b"fresh"
+            assert not _dirty(conn) or conn._sock is None
+    finally:
+        client.close()
+        admin.close()
+        pool.disconnect()
+
+
 def test_in_a_gevent_worker_the_pool_waits_in_gevents_queue() -> None:
     """Under gevent's patches (gunicorn's gevent worker), free connections wait in
     gevent's own queue: no standard-library lock or condition on every command."""
@@ -214,6 +279,33 @@ def test_in_a_gevent_worker_the_pool_waits_in_gevents_queue() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
     )
     assert done.stdout.strip().startswith("gevent")
+
+
+@pytest.mark.redis
+def test_in_a_gevent_worker_commands_are_written_whole_small_or_large() -> None:
+    """Under gevent, execute() writes straight on the system socket and hands what did
+    not fit (a full socket buffer) to gevent's sendall: a small command and an 8 MB one
+    both arrive whole, and a connection the server closed is made anew (retry)."""
+    code = (
+        "from gevent import monkey; monkey.patch_all()\n"
+        "import redis\n"
+        "from service.base.redis_client import RedisBackend, execute\n"
+        "backend = RedisBackend('redis://127.0.0.1:6379/15')\n"
+        "client = backend.client\n"
+        "key = 'test-gevent-send:{x}'\n"
+        "big = bytes(range(256)) * 32768\n"
+        "print(execute(client, [('SET', key, big), ('STRLEN', key), ('PING',)]))\n"
+        "conn = client.connection_pool.get_connection()\n"
+        "conn.send_command('CLIENT', 'ID')\n"
+        "killed = conn.read_response()\n"
+        "client.connection_pool.release(conn)\n"
+        "redis.Redis.from_url('redis://127.0.0.1:6379/15').client_kill_filter(_id=killed)\n"
+        "print(execute(client, [('STRLEN', key)]), client.delete(key))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.split("\n")[:2] == [f"[b'OK', {256 * 32768}, b'PONG']", f"[{256 * 32768}] 1"]
 
 
 def test_commands_sent_in_one_write_are_answered_in_order(redis_url: str) -> None:
@@ -233,9 +325,11 @@ def test_commands_sent_in_one_write_are_answered_in_order(redis_url: str) -> Non
                 ("EVAL", "return {1, false, {'a', 2.5}, redis.error_reply('E1 no')}", 0),
                 ("GET", key),
                 ("HGET", key + ":none", "f"),
+                ("EVAL", "return {7, redis.call('GET', KEYS[1]), {false}}", 1, key),
             ],
         )
         assert answers[0] == b"OK" and answers[3] == big and answers[4] is None
+        assert answers[5] == [7, big, [None]]  # an array's items cut across reads too
         assert isinstance(answers[1], NoScriptError)
         assert answers[2][:3] == [1, None, [b"a", 2]]
         assert isinstance(answers[2][3], redis.ResponseError) and "E1 no" in str(answers[2][3])

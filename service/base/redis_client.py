@@ -32,8 +32,11 @@ cannot be reached answers ``503 redis_unavailable``. A cluster has such a pool p
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import queue
+import select
+import ssl
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -187,6 +190,102 @@ class Pool(redis.BlockingConnectionPool):
         super().__init__(*args, **kwargs)  # type: ignore[no-untyped-call]
         self.connection_class = _connected_skips_retry(self.connection_class)
 
+    def _lean(self) -> bool:
+        """Whether this pool may be taken from without redis-py's extras: no client-side
+        cache, no maintenance notifications (RESP3 only: never on the command pool, which
+        speaks RESP2; a pool that has them goes through redis-py's own steps)."""
+        plain: bool | None = self.__dict__.get("_plain")
+        if plain is None:
+            plain = self._plain = getattr(self, "cache", None) is None and not (
+                hasattr(self, "maint_notifications_enabled") and self.maint_notifications_enabled()  # type: ignore[no-untyped-call]
+            )
+        return plain and not getattr(self, "_in_maintenance", False)
+
+    def get_connection(self, command_name: Any = None, *keys: Any, **options: Any) -> Any:
+        """A free connection (waiting up to ``timeout`` for one), connected, with nothing
+        unread: redis-py's own steps, without its per-call extras (a check of deprecated
+        arguments, its OpenTelemetry pool counts, which the service does not enable), and
+        the unread check done with one poll of the socket (:func:`_dirty`)."""
+        if command_name is not None or keys or options:
+            return super().get_connection(command_name, *keys, **options)  # type: ignore[no-untyped-call]
+        if not self._lean():
+            return super().get_connection()  # type: ignore[no-untyped-call]
+        self._checkpid()
+        try:
+            connection = self.pool.get(block=True, timeout=self.timeout)
+        except queue.Empty:
+            raise redis.ConnectionError("No connection available.") from None
+        if connection is None:
+            connection = self.make_connection()  # type: ignore[no-untyped-call]
+        try:
+            connection.connect()
+            try:
+                if _dirty(connection):
+                    raise redis.ConnectionError("Connection has data")
+            except (redis.ConnectionError, redis.TimeoutError, OSError):
+                connection.disconnect()
+                connection.connect()
+                if _dirty(connection):
+                    raise redis.ConnectionError("Connection not ready") from None
+        except BaseException:
+            self.release(connection)
+            raise
+        return connection
+
+    def release(self, connection: Any) -> None:
+        """The connection back to the pool: redis-py's steps, without its pool counts."""
+        if not self._lean():
+            super().release(connection)  # type: ignore[no-untyped-call]
+            return
+        self._checkpid()
+        if not self.owns_connection(connection):
+            connection.disconnect()  # made before a fork: a new one in its place
+            self.pool.put_nowait(None)
+            return
+        if getattr(connection, "should_reconnect", bool)():
+            connection.disconnect()
+        with contextlib.suppress(queue.Full):  # never: the queue holds every connection
+            self.pool.put_nowait(connection)
+
+
+def _original_poll() -> Any:
+    """The system's ``select.poll``, not gevent's: a poll that never waits needs no hub."""
+    try:
+        from gevent.monkey import get_original
+    except ImportError:
+        return select.poll
+    return get_original("select", "poll")
+
+
+_poll = _original_poll()
+_UNREAD = select.POLLIN | select.POLLPRI  # POLLERR, POLLHUP, POLLNVAL: always reported
+
+
+def _dirty(conn: Any) -> bool:
+    """Whether a pooled connection has something unread: bytes its parser buffered,
+    data on its socket, the server's close or a reset; any of them, and it is not fit
+    for a new command.
+
+    What redis-py's ``can_read()`` tells by reading the socket with a zero timeout
+    (data is read, a close raises, a reset raises), told by one poll of the socket
+    that reads nothing (data, a close and a reset all make it report the socket).
+    Connections whose bytes a poll cannot see (TLS buffers decrypted data; another
+    parser) are asked ``can_read()``.
+    """
+    sock = conn._sock
+    if (
+        sock is None
+        or isinstance(conn, redis.SSLConnection)
+        or type(conn._parser) is not _RESP2Parser
+    ):
+        return bool(conn.can_read())
+    buffer = conn._parser._buffer
+    if buffer is not None and buffer.unread_bytes():
+        return True
+    poller = _poll()
+    poller.register(sock.fileno(), _UNREAD)
+    return bool(poller.poll(0))
+
 
 class BlockingSentinelPool(SentinelConnectionPool, redis.BlockingConnectionPool):
     """Sentinel's pool (it finds the current primary) that waits for a free connection."""
@@ -209,26 +308,41 @@ class _Retry(Retry):
         is_retryable: Any = None,
         with_failure_count: bool = False,
     ) -> Any:
-        started = [time.monotonic()]
+        """redis-py's loop (``Retry.call_with_retry``), with a timeout while nothing
+        answered not retried; written out, without a closure per call around ``do``."""
+        self._backoff.reset()  # type: ignore[no-untyped-call]
+        failures = 0
+        while True:
+            started = time.monotonic()
+            try:
+                result = do()
+            except self._supported_errors as error:
+                if not self._retryable(error, started) or (
+                    is_retryable is not None and not is_retryable(error)
+                ):
+                    raise
+                failures += 1
+                if with_failure_count:
+                    fail(error, failures)
+                else:
+                    fail(error)
+                if self._retries >= 0 and failures > self._retries:
+                    raise error
+                backoff = self._backoff.compute(failures)
+                if backoff > 0:
+                    time.sleep(backoff)
+            else:
+                _Retry.answered_at = time.monotonic()
+                return result
 
-        def attempt() -> Any:
-            started[0] = time.monotonic()
-            result = do()
-            _Retry.answered_at = time.monotonic()
-            return result
-
-        def retryable(error: Exception) -> bool:
-            if (
-                isinstance(error, redis.TimeoutError)
-                and not _connecting(error)
-                and _Retry.answered_at < started[0]
-                # a timeout noticed late: this process was busy, not Redis silent
-                and time.monotonic() - started[0] < self.timeout * 1.25
-            ):
-                return False  # nothing answered while this waited: a hung Redis
-            return bool(is_retryable(error)) if is_retryable is not None else True
-
-        return super().call_with_retry(attempt, fail, retryable, with_failure_count)
+    def _retryable(self, error: Exception, started: float) -> bool:
+        return not (
+            isinstance(error, redis.TimeoutError)
+            and not _connecting(error)
+            and _Retry.answered_at < started
+            # a timeout noticed late: this process was busy, not Redis silent
+            and time.monotonic() - started < self.timeout * 1.25
+        )  # else nothing answered while this waited: a hung Redis
 
 
 def _connecting(error: Exception) -> bool:
@@ -305,12 +419,12 @@ def execute(client: redis.Redis, commands: Sequence[Sequence[Any]]) -> list[Any]
     Redis is not), a connection that failed is closed before it goes back.
     """
     pool = client.connection_pool
-    packed = [pack(commands)]
+    packed = pack(commands)
     count = len(commands)
     conn: Any = pool.get_connection()
 
     def attempt() -> list[Any]:
-        conn.send_packed_command(packed)
+        _send(conn, packed)
         if _plain(conn):
             return _replies(conn, count)
         answers: list[Any] = []
@@ -329,6 +443,36 @@ def execute(client: redis.Redis, commands: Sequence[Sequence[Any]]) -> list[Any]
         return answers
     finally:
         pool.release(conn)
+
+
+def _send(conn: Any, data: bytes) -> None:
+    """``conn.send_packed_command([data])``, with the write tried first straight on the
+    system socket under a gevent socket (non-blocking there): a command of a few
+    kilobytes is written at once, without gevent's ``sendall`` loop and its timer.
+
+    Whatever it did not write (a full socket buffer), and every error, goes through
+    redis-py's own send: gevent's ``sendall`` with the socket's timeout, and redis-py's
+    errors (the connection closed first). A health check that is due, a TLS socket
+    (its bytes must be encrypted) and a plain socket outside gevent take redis-py's
+    send for the whole command.
+    """
+    sock = conn._sock
+    raw = getattr(sock, "_sock", None)
+    if (
+        raw is None
+        or isinstance(conn, redis.SSLConnection)
+        or isinstance(sock, ssl.SSLSocket)
+        or (conn.health_check_interval and time.monotonic() > conn.next_health_check)
+    ):
+        conn.send_packed_command([data])
+        return
+    try:
+        sent = raw.send(data)
+    except OSError:  # EWOULDBLOCK, or a broken connection: redis-py's send tells which
+        sent = 0
+    if sent < len(data):
+        # no health check now: its PING would land in the middle of this command
+        conn.send_packed_command([data[sent:] if sent else data], check_health=False)
 
 
 def _plain(conn: Any) -> bool:
@@ -364,12 +508,7 @@ def _reply(data: bytes, pos: int, error: Any) -> tuple[Any, int]:
         size = int(data[pos + 1 : end])
         if size < 0:
             return None, end + 2
-        items: list[Any] = []
-        pos = end + 2
-        for _ in range(size):
-            item, pos = _reply(data, pos, error)
-            items.append(item)
-        return items, pos
+        return _array(data, end + 2, size, error)
     if kind == 58:  # :
         return int(data[pos + 1 : end]), end + 2
     if kind == 43:  # +
@@ -380,6 +519,42 @@ def _reply(data: bytes, pos: int, error: Any) -> tuple[Any, int]:
             raise refused
         return refused, end + 2
     raise InvalidResponse(f"Protocol Error: {data[pos:end]!r}")
+
+
+def _array(data: bytes, pos: int, size: int, error: Any) -> tuple[list[Any], int]:
+    """The ``size`` items of an array that start at ``pos``: its bulk strings and
+    integers (most of a script's answer) read here, the rest by :func:`_reply`."""
+    items: list[Any] = []
+    add = items.append
+    length = len(data)
+    for _ in range(size):
+        if pos >= length:
+            raise _Short
+        kind = data[pos]
+        if kind == 36:  # $
+            end = data.find(b"\r\n", pos)
+            if end < 0:
+                raise _Short
+            count = int(data[pos + 1 : end])
+            if count < 0:
+                add(None)
+                pos = end + 2
+                continue
+            stop = end + 2 + count
+            if stop + 2 > length:
+                raise _Short
+            add(data[end + 2 : stop])
+            pos = stop + 2
+        elif kind == 58:  # :
+            end = data.find(b"\r\n", pos)
+            if end < 0:
+                raise _Short
+            add(int(data[pos + 1 : end]))
+            pos = end + 2
+        else:
+            item, pos = _reply(data, pos, error)
+            add(item)
+    return items, pos
 
 
 def _replies(conn: Any, count: int) -> list[Any]:

@@ -60,10 +60,11 @@ FIELDS = (
 )
 """The fields a request reads (not the stored answers beside them)."""
 
+# ARGV: more fields to read with them (a peeked Idempotency-Key's, :meth:`load_after`)
 _LOAD = f"""
 local t = redis.call('TIME')
-return {{redis.call('HMGET', KEYS[1], {", ".join(repr(f) for f in FIELDS)}), t[1], t[2],
-        {_SHARDED} and 1 or 0}}
+return {{redis.call('HMGET', KEYS[1], {", ".join(repr(f) for f in FIELDS)}, unpack(ARGV)),
+        t[1], t[2], {_SHARDED} and 1 or 0}}
 """
 
 
@@ -84,7 +85,7 @@ def merged(sources: tuple[str, ...]) -> str:
     ``redis.call('TIME')`` of theirs: a command called from a script costs Redis about
     as much as a small script).
 
-    >>> print(merged(("return redis.call('TIME')",))[:70])
+    >>> print(merged(("return redis.call('TIME')",))[:80])
     local clock = redis.call('TIME')
     local function script0(KEYS, ARGV)
     return clock
@@ -361,8 +362,12 @@ class SessionStore:
         return _ms(seconds, micros)
 
     def load(self, session_id: str) -> tuple[Session | None, int]:
-        """The session (None if absent) and its node's clock, in one round trip."""
-        loaded = self._script(_LOAD)(keys=[self.key(session_id)])
+        """The session (None if absent) and its node's clock, in one round trip (one
+        packed script call, as :meth:`load_after`'s, except on a cluster)."""
+        if self.backend.kind == "cluster":
+            loaded = self._script(_LOAD)(keys=[self.key(session_id)])
+        else:
+            (loaded,) = self._run([(_LOAD, [self.key(session_id)], [])])
         return self._session(session_id, loaded)
 
     @property
@@ -386,12 +391,23 @@ class SessionStore:
         """:meth:`load`, after other scripts (source, keys, arguments), all in the same
         round trip: one script (:func:`merged`), atomically, on one server or a
         Sentinel's primary (never a cluster, whose keys live on several nodes). Their
-        answers come third."""
-        load: tuple[str, list[Any], list[Any]] = (_LOAD, [self.key(session_id)], [])
+        answers come third.
+
+        A last call that is this session's :meth:`peek` is read by the load itself, in
+        its one HMGET: its answer is the same, and Redis runs one command and one
+        script less (each costs it about as much as a small script)."""
+        key = self.key(session_id)
+        load: tuple[str, list[Any], list[Any]] = (_LOAD, [key], [])
+        peeked = bool(calls) and calls[-1][0] is _PEEK and calls[-1][1] == [key]
+        if peeked:
+            *calls, (_, _, field) = calls
+            load = (_LOAD, [key], field)
         if calls:
             ((*answers, loaded),) = self._run([merge([*calls, load])])
         else:
             answers, (loaded,) = [], self._run([load])
+        if peeked:
+            answers.append(loaded[0][len(FIELDS)])
         session, now = self._session(session_id, loaded)
         return session, now, answers
 
@@ -414,6 +430,14 @@ class SessionStore:
         calls: Sequence[tuple[str, list[Any], list[Any]]],
         then: Sequence[Sequence[Any]],
     ) -> list[Any]:
+        if len(calls) == 1 and not then:  # a move's load, or its commit
+            source, keys, args = calls[0]
+            (answer,) = execute(client, [("EVALSHA", self._sha(source), len(keys), *keys, *args)])
+            if not isinstance(answer, Exception):
+                return [answer]
+            if not isinstance(answer, NoScriptError):
+                raise answer
+            client.script_load(source)  # it did not run: run it again, loaded
         shas = [self._sha(source) for source, _, _ in calls]
         results: list[Any] = [None] * len(calls)
         todo = list(range(len(calls)))
@@ -440,7 +464,7 @@ class SessionStore:
         now = _ms(seconds, micros)
         if values[0] is None:
             return None, now
-        get = {name: (v or b"").decode() for name, v in zip(FIELDS, values, strict=True)}
+        get = {name: (v or b"").decode() for name, v in zip(FIELDS, values, strict=False)}
         return Session(
             id=session_id,
             slug=get["slug"],
@@ -465,12 +489,16 @@ class SessionStore:
         rewritten so WAIT, which counts this connection's writes, covers it).
         """
         field = self.idem_field(seat, credential, key)
-        if not self.wait_replicas:
-            raw = self.redis.hget(self.key(session_id), field)
-        else:
+        if self.wait_replicas:
             raw, replicas = self._with_wait(_REPLAY, [self.key(session_id)], [field])
             if raw is not None:
                 self._replicated(replicas)
+        elif self.backend.kind == "cluster":
+            raw = self.redis.hget(self.key(session_id), field)
+        else:  # a move's own lookup: the packed path, as its load and commit
+            (raw,) = execute(self.redis, [("HGET", self.key(session_id), field)])
+            if isinstance(raw, Exception):
+                raise raw
         return None if raw is None else unpack(raw)
 
     # callbacks ----------------------------------------------------------------------
