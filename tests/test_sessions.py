@@ -26,7 +26,7 @@ from rules.polymer import GAME as POLYMER
 from service import create_app
 from service.http import streams
 from service.sessions.flow import ENDED_TTL_SECONDS
-from service.sessions.store import SessionStore
+from service.sessions.store import SessionStore, unpack
 
 from .conftest import KEY_A, TEST_PREFIX, auth, make_settings
 from .test_polymer_service import stored_state
@@ -987,12 +987,57 @@ def test_a_twin_committed_before_the_compare_and_set_is_replayed_not_stale(
     monkeypatch.setattr(SessionStore, "idempotent", looked_up)
     again = t.raw_move(0, move, version=0, key="twin")
     # the retry read version 0, so it computed the move; the compare-and-set refused it
-    # (the twin had committed, its answer with it, atomically) and the answer was found
-    assert len(lookups) == 1
+    # (the twin had committed, its answer with it, atomically) and read the answer in
+    # the same script: found with no lookup of its own
+    assert lookups == []
     assert again.status_code == 200, again.get_json()
     assert again.headers["Idempotent-Replayed"] == "true"
     assert again.get_json() == first.get_json()
     assert t.stored_version() == 1
+
+
+@pytest.mark.parametrize("key", [None, "k1"], ids=["unkeyed", "keyed"])
+def test_a_move_that_lost_the_race_is_judged_again_on_what_its_commit_read(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch, key: str | None
+) -> None:
+    """Drafting at once, a seat's move computed on the version before another seat's
+    commit is refused by the compare-and-set, then judged again on the session as the
+    refused commit read it: no load and no key lookup in round trips of their own."""
+    t = Hosted(client, ED, players=2, seed=6)
+    before = t.store.load(t.id)  # what the second seat's move reads: version 0
+    hand = t.get(1)
+    assert t.raw_move(0, draft(t.get(0)), version=0).status_code == 200
+    reads: list[str] = []
+    real_load, real_after, real_lookup = (
+        SessionStore.load,
+        SessionStore.load_after,
+        SessionStore.idempotent,
+    )
+
+    def load(store: SessionStore, session_id: str) -> Any:
+        reads.append("load")
+        return before if len(reads) == 1 else real_load(store, session_id)
+
+    def load_after(store: SessionStore, session_id: str, calls: Any) -> Any:
+        reads.append("load")
+        found = real_after(store, session_id, calls)
+        return (*before, found[2]) if len(reads) == 1 else found
+
+    def idempotent(*a: Any) -> Any:
+        reads.append("key")
+        return real_lookup(*a)
+
+    monkeypatch.setattr(SessionStore, "load", load)
+    monkeypatch.setattr(SessionStore, "load_after", load_after)
+    monkeypatch.setattr(SessionStore, "idempotent", idempotent)
+    second = t.raw_move(1, draft(hand), version=0, key=key)
+    assert second.status_code == 200, second.get_json()
+    assert reads == ["load"]  # the stale one: the retry used the refused commit's reading
+    assert second.get_json()["version"] == 2 and t.stored_version() == 2
+    if key is not None:  # and its answer is stored once, as any keyed move's
+        again = t.raw_move(1, draft(hand), version=0, key=key)
+        assert again.headers["Idempotent-Replayed"] == "true"
+        assert again.get_json() == second.get_json()
 
 
 # ------------------------------------------------------------------ the deadline -------
@@ -1146,3 +1191,31 @@ def test_the_store_files_answers_under_seat_credential_and_key(store: SessionSto
     # the answer is a field of the session's hash: it expires with the session, never later
     assert store.redis.hexists(store.key(session_id), store.idem_field(2, "cred", "k"))
     assert 0 < store.redis.ttl(store.key(session_id)) <= 60
+
+
+def test_a_stale_commit_reads_the_session_and_its_key_as_they_are(store: SessionStore) -> None:
+    """Refused because another move committed first, a commit answers what the move's
+    next attempt needs, read in the same script: the session as a load reads it, and
+    the stored answer of its own Idempotency-Key (another seat's or key's: none)."""
+    session_id = _stored(store, None)
+    answer = {"fingerprint": "f", "body": {"version": 5}}
+    idem = (2, "cred", "k", answer)
+    first = store.commit(
+        session_id, expected=4, version=5, token="t1", deadline_ms=None, public={"p": 1},
+        message=None, idem=idem,
+    )  # fmt: skip
+    assert first.status == "applied" and first.seen is None and first.answer is None
+    for key, stored in (("k", answer), ("k2", None)):
+        again = store.commit(
+            session_id, expected=4, version=5, token="t9", deadline_ms=None, public={},
+            message=None, idem=(2, "cred", key, answer),
+        )  # fmt: skip
+        assert (again.status, again.version) == ("stale", 5)
+        assert again.seen is not None
+        seen, now_ms = again.seen
+        loaded, load_now = store.load(session_id)
+        assert seen == loaded and seen is not None and seen.token == "t1"
+        assert abs(now_ms - load_now) < 5_000
+        assert (unpack(again.answer) if again.answer else None) == stored
+    unkeyed = _commit(store, session_id, system=False)
+    assert unkeyed.status == "stale" and unkeyed.answer is None and unkeyed.seen is not None

@@ -94,6 +94,17 @@ def load(api: GameApi, session_id: str, peek: tuple[int, str, str] | None = None
             limiter.settle_with_load(answers)
     else:
         session, now_ms = st.load(session_id)
+    return opened(api, session_id, session, now_ms, peeked)
+
+
+def opened(
+    api: GameApi,
+    session_id: str,
+    session: Session | None,
+    now_ms: int,
+    peeked: tuple[bytes | None] | None = None,
+) -> Loaded:
+    """The session as read (by a load, or by a stale commit), its state opened."""
     if session is None or session.slug != api.slug:
         raise Problem(
             "session_not_found",
@@ -502,14 +513,20 @@ def play(
             return body, False
         if result.status == "missing":
             raise Problem("session_not_found", f"Session {session_id!r} has expired.")
+        if result.seen is not None and not st.wait_replicas:
+            # read by the refused commit, at its instant (a replay that must wait for
+            # replicas reads it again, and waits: SessionStore.idempotent)
+            peeked = (result.answer,)
         replay = stored()
         if replay is not None:
             return replay, True
         if result.status == "expired":
             expire_if_due(load(api, session_id))
             raise timer_expired(load(api, session_id))
-        # another move committed first: look again, from the newer version
-        loaded = load(api, session_id)
+        # another move committed first: look again, from the newer version (as the
+        # refused commit read it, in its own round trip)
+        seen = result.seen
+        loaded = load(api, session_id) if seen is None else opened(api, session_id, *seen)
     raise stale(loaded, seat, version)
 
 

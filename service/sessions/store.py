@@ -192,7 +192,14 @@ local key = KEYS[1]
 local got = redis.call('HMGET', key, 'version', 'deadline_ms', 'finished_ms', ARGV[10])
 local current = got[1]
 if not current then return {{-1, 0}} end
-if tonumber(current) ~= tonumber(ARGV[1]) then return {{0, tonumber(current)}} end
+if tonumber(current) ~= tonumber(ARGV[1]) then
+  -- another move committed first: what the move's next attempt needs, read now (the
+  -- session as a load reads it, and its key's stored answer), not in round trips more
+  local t = redis.call('TIME')
+  return {{0, tonumber(current), got[4],
+          {{redis.call('HMGET', key, {", ".join(repr(f) for f in FIELDS)}), t[1], t[2],
+           {_SHARDED} and 1 or 0}}}}
+end
 if ARGV[10] ~= '' and got[4] then return {{3, tonumber(current)}} end
 local now
 if ARGV[2] == '0' and got[2] and got[2] ~= '' then
@@ -257,10 +264,17 @@ class NotReplicated(ConnectionError):
 
 @dataclass(frozen=True)
 class Commit:
-    """The outcome of a compare-and-set: ``applied``, else why not."""
+    """The outcome of a compare-and-set: ``applied``, else why not.
+
+    A ``stale`` one (another move committed first) carries what was read at that
+    instant, in the same script: ``seen``, the session and the clock as :meth:`load`
+    reads them, and ``answer``, the stored answer of the commit's Idempotency-Key (None
+    if it has none, or the commit had no key)."""
 
     status: str  # "applied" | "stale" | "expired" | "missing" | "keyed" (its key has an answer)
     version: int
+    seen: tuple[Session | None, int] | None = None
+    answer: bytes | None = None
 
 
 def pack(answer: dict[str, Any]) -> bytes:
@@ -723,21 +737,24 @@ class SessionStore:
             *events,
         ]
         if self.wait_replicas:
-            status, version = self._commit_and_wait(keys, args)
+            reply = self._commit_and_wait(keys, args)
         elif self.backend.kind == "cluster":
-            status, version = self._script(_COMMIT)(keys=keys, args=args)
+            reply = self._script(_COMMIT)(keys=keys, args=args)
         else:
-            ((status, version),) = self._run([(_COMMIT, keys, args)])
-        name = {1: "applied", 0: "stale", 2: "expired", -1: "missing", 3: "keyed"}[int(status)]
-        return Commit(name, int(version))
+            (reply,) = self._run([(_COMMIT, keys, args)])
+        status, version = int(reply[0]), int(reply[1])
+        name = {1: "applied", 0: "stale", 2: "expired", -1: "missing", 3: "keyed"}[status]
+        if status != 0:
+            return Commit(name, version)
+        return Commit(name, version, self._session(session_id, reply[3]), reply[2] or None)
 
-    def _commit_and_wait(self, keys: list[str], args: list[Any]) -> tuple[int, int]:
+    def _commit_and_wait(self, keys: list[str], args: list[Any]) -> list[Any]:
         """The commit, then ``WAIT`` on the same connection (WAIT counts the replicas that
         have this connection's writes), in one round trip to the session's primary."""
-        (status, version), replicas = self._with_wait(_COMMIT, keys, args)
-        if int(status) == 1:
+        reply, replicas = self._with_wait(_COMMIT, keys, args)
+        if int(reply[0]) == 1:
             self._replicated(replicas)
-        return int(status), int(version)
+        return list(reply)
 
     def _with_wait(self, source: str, keys: list[str], args: list[Any]) -> tuple[Any, int]:
         """The script, then ``WAIT`` on the same connection (WAIT counts the replicas
