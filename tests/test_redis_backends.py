@@ -266,6 +266,14 @@ def test_a_pooled_connection_with_anything_unread_is_not_handed_out() -> None:
         pool.disconnect()
 
 
+def _under_gevent(code: str) -> str:
+    """What ``code`` prints, run in a process of its own (gevent's patches stay there)."""
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    return done.stdout
+
+
 def test_in_a_gevent_worker_the_pool_waits_in_gevents_queue() -> None:
     """Under gevent's patches (gunicorn's gevent worker), free connections wait in
     gevent's own queue: no standard-library lock or condition on every command."""
@@ -275,10 +283,7 @@ def test_in_a_gevent_worker_the_pool_waits_in_gevents_queue() -> None:
         "pool = Pool.from_url('redis://127.0.0.1:6379/15', max_connections=2)\n"
         "print(type(pool.pool).__module__)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
-    )
-    assert done.stdout.strip().startswith("gevent")
+    assert _under_gevent(code).strip().startswith("gevent")
 
 
 @pytest.mark.redis
@@ -302,10 +307,8 @@ def test_in_a_gevent_worker_commands_are_written_whole_small_or_large() -> None:
         "redis.Redis.from_url('redis://127.0.0.1:6379/15').client_kill_filter(_id=killed)\n"
         "print(execute(client, [('STRLEN', key)]), client.delete(key))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
-    )
-    assert done.stdout.split("\n")[:2] == [f"[b'OK', {256 * 32768}, b'PONG']", f"[{256 * 32768}] 1"]
+    size = 256 * 32768
+    assert _under_gevent(code).split("\n")[:2] == [f"[b'OK', {size}, b'PONG']", f"[{size}] 1"]
 
 
 def test_commands_sent_in_one_write_are_answered_in_order(redis_url: str) -> None:

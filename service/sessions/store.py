@@ -59,11 +59,12 @@ FIELDS = (
     "lesson",
 )
 """The fields a request reads (not the stored answers beside them)."""
+_FIELD_NAMES = ", ".join(repr(f) for f in FIELDS)  # as a script names them
 
 # ARGV: more fields to read with them (a peeked Idempotency-Key's, :meth:`load_after`)
 _LOAD = f"""
 local t = redis.call('TIME')
-return {{redis.call('HMGET', KEYS[1], {", ".join(repr(f) for f in FIELDS)}, unpack(ARGV)),
+return {{redis.call('HMGET', KEYS[1], {_FIELD_NAMES}, unpack(ARGV)),
         t[1], t[2], {_SHARDED} and 1 or 0}}
 """
 
@@ -197,7 +198,7 @@ if tonumber(current) ~= tonumber(ARGV[1]) then
   -- session as a load reads it, and its key's stored answer), not in round trips more
   local t = redis.call('TIME')
   return {{0, tonumber(current), got[4],
-          {{redis.call('HMGET', key, {", ".join(repr(f) for f in FIELDS)}), t[1], t[2],
+          {{redis.call('HMGET', key, {_FIELD_NAMES}), t[1], t[2],
            {_SHARDED} and 1 or 0}}}}
 end
 if ARGV[10] ~= '' and got[4] then return {{3, tonumber(current)}} end
