@@ -233,26 +233,33 @@ class SubscriptionLost(redis.ConnectionError):
     """The server dropped the stream's subscription (its slot moved to another node)."""
 
 
+# One lock for every message's derivations, made at import: in a gunicorn worker a plain
+# lock (the master imports the service before the worker patches threading), instead of
+# a gevent lock made per message (py-spy: its creation in the listener and its acquire
+# 0.3% of a worker's samples). Held only while a derivation computes (no I/O, so no
+# greenlet switch): nothing else ever waits for it in a gevent worker.
+_derive_lock = threading.Lock()
+
+
 class Published:
     """One message of a channel as this process received it, handed to every stream of
     the process that follows the channel: what the streams derive from it (its parsed
     members, the state it carries opened, a public frame) is derived once, in
     ``derived``, for all of them. Nothing derived may be changed by a stream."""
 
-    __slots__ = ("_lock", "_payload", "data", "derived")
+    __slots__ = ("_payload", "data", "derived")
 
     def __init__(self, data: bytes) -> None:
         self.data = data
         self.derived: dict[str, Any] = {}
         self._payload: dict[str, Any] | None = None
-        self._lock = threading.Lock()
 
     def derive(self, name: str, make: Callable[[], Any]) -> Any:
         """``derived[name]``, made by ``make`` once for every stream of the process (two
-        threads asking at once wait for the one making it)."""
+        threads asking at once wait for the one making it). ``make`` must do no I/O."""
         found = self.derived.get(name)
         if found is None:
-            with self._lock:
+            with _derive_lock:
                 found = self.derived.get(name)
                 if found is None:
                     found = self.derived[name] = make()
