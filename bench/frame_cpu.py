@@ -1,15 +1,18 @@
 """CPU of the seat streams' frames in process, for before/after comparisons.
 
     .venv/bin/python -m bench.frame_cpu [--game element-draft] [--games 10] [--rounds 5]
+        [--elsewhere]
 
 Plays whole hosted games (as ``bench.move_cpu`` does) while every seat follows the
 session on its own stream (``GET .../events?seat=n``, each read in a thread of its own
 through the app's WSGI entry: the same code gunicorn runs from the routing on, without
 gevent), and reads the CPU of each stream's thread (``time.thread_time``) from its
 request to its ``hello`` (opening), and from then to its ``end`` (its frames), and of
-the process's pub/sub reader (the ``Listener`` thread). Every frame a stream receives
-is hashed (its session id left out): with the same ``STATE_KEYS`` the deals are the
-same, so two checkouts that send the same frames print the same digest. Every round
+the process's pub/sub reader (the ``Listener`` thread). With ``--elsewhere`` every frame
+is built as in a worker that did not commit the move (it opens the state). Every frame
+a stream receives is hashed (its session id left out): with the same ``STATE_KEYS`` the
+deals are the same, so two checkouts that send the same frames print the same digest
+(with ``--elsewhere`` or without: the same frames). Every round
 prints a line; the last line is the median of the rounds. The machine is shared:
 run two checkouts in turns (A, B, A, B) and compare medians of the same session.
 """
