@@ -371,11 +371,12 @@ class Listener:
         try:
             if conn._sock is None:
                 conn.connect()
+            # last: it sets the socket's timeout, put back only by the reader
             self._replies = Replies(conn._sock, conn._parser.parse_error, self.IDLE_SECONDS)
-            conn.register_connect_callback(self._reconnected)
         except BaseException:
             pool.release(conn)
             raise
+        conn.register_connect_callback(self._reconnected)
         self._conn = conn
         thread = threading.Thread(target=self._read, name="chemgames-listener", daemon=True)
         thread.start()
