@@ -1,15 +1,18 @@
 """CPU of the seat streams' frames in process, for before/after comparisons.
 
     .venv/bin/python -m bench.frame_cpu [--game element-draft] [--games 10] [--rounds 5]
+        [--elsewhere]
 
 Plays whole hosted games (as ``bench.move_cpu`` does) while every seat follows the
 session on its own stream (``GET .../events?seat=n``, each read in a thread of its own
 through the app's WSGI entry: the same code gunicorn runs from the routing on, without
 gevent), and reads the CPU of each stream's thread (``time.thread_time``) from its
 request to its ``hello`` (opening), and from then to its ``end`` (its frames), and of
-the process's pub/sub reader (the ``Listener`` thread). Every frame a stream receives
-is hashed (its session id left out): with the same ``STATE_KEYS`` the deals are the
-same, so two checkouts that send the same frames print the same digest. Every round
+the process's pub/sub reader (the ``Listener`` thread). With ``--elsewhere`` every frame
+is built as in a worker that did not commit the move (it opens the state). Every frame
+a stream receives is hashed (its session id left out): with the same ``STATE_KEYS`` the
+deals are the same, so two checkouts that send the same frames print the same digest
+(with ``--elsewhere`` or without: the same frames). Every round
 prints a line; the last line is the median of the rounds. The machine is shared:
 run two checkouts in turns (A, B, A, B) and compare medians of the same session.
 """
@@ -112,18 +115,40 @@ def play(client: Any, app: Any, slug: str, players: int, seed: int) -> list[Foll
     return followers
 
 
+def elsewhere(app: Any) -> None:
+    """Make every frame of this process what it is in a worker that did not commit the
+    move: nothing handed to the streams by the commit, and the token not among the
+    sealer's recent plaintexts (the rules' own memos stay as warm as the move left
+    them: the other worker's are colder)."""
+    from service.games.play import sealer
+    from service.http import streams
+
+    streams.sealed_here = lambda *args, **kwargs: None
+    with app.app_context():
+        recent = sealer().recent
+    recent.put = lambda token, plain: None  # type: ignore[method-assign]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--game", default="element-draft")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=10, help="games per round")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument(
+        "--elsewhere",
+        action="store_true",
+        help="the streams as in a worker that did not commit the move: every frame opens "
+        "the state (decrypted: not in the sealer's recent plaintexts) and builds its view",
+    )
     args = parser.parse_args()
     in_process_settings()
     os.environ.setdefault("SSE_HEARTBEAT_SECONDS", "30")
     from service import create_app
 
     app = create_app()
+    if args.elsewhere:
+        elsewhere(app)
     meter = Meter(app)
     client = app.test_client()
     play(client, app, args.game, args.players, 10_000)  # warm

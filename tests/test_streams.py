@@ -320,3 +320,73 @@ def test_a_lost_connection_fails_every_stream_on_it_and_is_never_silently_replac
     finally:
         client.close()
         admin.close()
+
+
+class _Trickle:
+    """A socket that hands out ``chunks`` one ``recv`` at a time, then times out."""
+
+    def __init__(self, chunks: list[bytes]) -> None:
+        self.chunks = list(chunks)
+        self.timeout: float | None = 3.0
+
+    def gettimeout(self) -> float | None:
+        return self.timeout
+
+    def settimeout(self, timeout: float | None) -> None:
+        self.timeout = timeout
+
+    def recv(self, size: int) -> bytes:
+        if not self.chunks:
+            raise TimeoutError
+        return self.chunks.pop(0)
+
+
+def test_the_listener_reads_replies_as_redis_py_returns_them_whatever_the_cuts() -> None:
+    """RESP3 pushes and RESP2 arrays, an error, a PONG, a null, a push that is not
+    pub/sub (skipped), cut at every byte across reads: the same replies, then IDLE once
+    nothing more comes, and the socket's own timeout put back."""
+    from redis._parsers.base import _RESPBase
+
+    parse_error: Any = _RESPBase.parse_error  # what the connection's parser makes of one
+    wire = (
+        b">3\r\n$9\r\nsubscribe\r\n$2\r\nch\r\n:1\r\n"
+        b'>3\r\n$7\r\nmessage\r\n$2\r\nch\r\n$13\r\n{"version":1}\r\n'
+        b">2\r\n$6\r\nMOVING\r\n:30\r\n"
+        b"+PONG\r\n"
+        b"-MOVED 3999 127.0.0.1:6381\r\n"
+        b"*2\r\n$4\r\npong\r\n$0\r\n\r\n"
+        b"*3\r\n$8\r\nsmessage\r\n$2\r\nch\r\n$-1\r\n"
+        b"_\r\n"
+    )
+    expected = [
+        [b"subscribe", b"ch", 1],
+        [b"message", b"ch", b'{"version":1}'],
+        b"PONG",
+        "MOVED 3999 127.0.0.1:6381",
+        [b"pong", b""],
+        [b"smessage", b"ch", None],
+        None,
+    ]
+    for cut in range(len(wire) + 1):
+        sock = _Trickle([wire[:cut], wire[cut:]] if 0 < cut < len(wire) else [wire])
+        replies = streams.Replies(sock, parse_error, 15.0)
+        assert sock.timeout == 15.0
+        got = [replies.next() for _ in expected]
+        moved = parse_error("MOVED 3999 127.0.0.1:6381")
+        assert type(got[3]) is type(moved) and str(got[3]) == str(moved)
+        got[3] = "MOVED 3999 127.0.0.1:6381"
+        assert got == expected, cut
+        assert replies.next() is streams.Replies.IDLE
+        assert not replies.pending()
+        replies.restore()
+        assert sock.timeout == 3.0
+
+
+def test_the_listener_reads_a_closed_connection_or_an_unknown_reply_as_broken() -> None:
+    closed = streams.Replies(_Trickle([b">3\r\n$7\r\nmess", b""]), lambda e: Exception(e), 1.0)
+    with pytest.raises(redis.ConnectionError):
+        closed.next()
+    assert closed.pending()
+    odd = streams.Replies(_Trickle([b"%1\r\n+a\r\n+b\r\n"]), lambda e: Exception(e), 1.0)
+    with pytest.raises(redis.ConnectionError):
+        odd.next()

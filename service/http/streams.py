@@ -233,26 +233,33 @@ class SubscriptionLost(redis.ConnectionError):
     """The server dropped the stream's subscription (its slot moved to another node)."""
 
 
+# One lock for every message's derivations, made at import: in a gunicorn worker a plain
+# lock (the master imports the service before the worker patches threading), instead of
+# a gevent lock made per message (py-spy: its creation in the listener and its acquire
+# 0.3% of a worker's samples). Held only while a derivation computes (no I/O, so no
+# greenlet switch): nothing else ever waits for it in a gevent worker.
+_derive_lock = threading.Lock()
+
+
 class Published:
     """One message of a channel as this process received it, handed to every stream of
     the process that follows the channel: what the streams derive from it (its parsed
     members, the state it carries opened, a public frame) is derived once, in
     ``derived``, for all of them. Nothing derived may be changed by a stream."""
 
-    __slots__ = ("_lock", "_payload", "data", "derived")
+    __slots__ = ("_payload", "data", "derived")
 
     def __init__(self, data: bytes) -> None:
         self.data = data
         self.derived: dict[str, Any] = {}
         self._payload: dict[str, Any] | None = None
-        self._lock = threading.Lock()
 
     def derive(self, name: str, make: Callable[[], Any]) -> Any:
         """``derived[name]``, made by ``make`` once for every stream of the process (two
-        threads asking at once wait for the one making it)."""
+        threads asking at once wait for the one making it). ``make`` must do no I/O."""
         found = self.derived.get(name)
         if found is None:
-            with self._lock:
+            with _derive_lock:
                 found = self.derived.get(name)
                 if found is None:
                     found = self.derived[name] = make()
@@ -310,6 +317,7 @@ class Listener:
         self.client = client
         self._lock = threading.Lock()
         self._conn: Any = None
+        self._replies: Any = None
         self._closed = False
         self._broken = False
         self._channels: dict[_Key, _Channel] = {}
@@ -361,13 +369,14 @@ class Listener:
         pool = self.client.connection_pool
         conn: Any = pool.get_connection()
         try:
-            conn.register_connect_callback(self._reconnected)
-            # RESP3 hands pub/sub messages to this function; redis-py's default writes
-            # each whole message into a debug log line, logged or not
-            conn._parser.set_pubsub_push_handler(_as_is)
+            if conn._sock is None:
+                conn.connect()
+            # last: it sets the socket's timeout, put back only by the reader
+            self._replies = Replies(conn._sock, conn._parser.parse_error, self.IDLE_SECONDS)
         except BaseException:
             pool.release(conn)
             raise
+        conn.register_connect_callback(self._reconnected)
         self._conn = conn
         thread = threading.Thread(target=self._read, name="chemgames-listener", daemon=True)
         thread.start()
@@ -400,25 +409,22 @@ class Listener:
             _forget(self)
 
     def _reconnected(self, conn: Any) -> None:
-        # redis-py reconnects a dropped connection on its next read: its subscriptions
-        # would be gone without a word, so that read fails instead
+        # redis-py reconnects a dropped connection on its next command (a subscribe, a
+        # PING): its subscriptions would be gone without a word, so that command fails
         raise redis.ConnectionError("the event stream's Redis connection was lost")
 
     # the reader --------------------------------------------------------------------
     def _read(self) -> None:
-        conn = self._conn
+        conn, replies = self._conn, self._replies
         try:
             while True:
-                if not conn.can_read(timeout=self.IDLE_SECONDS):
+                reply = replies.next()
+                if reply is Replies.IDLE:
                     with self._lock:
                         if self._done():
                             return
                         self._send("PING", None, None)  # a dead peer fails it
                     continue
-                try:
-                    reply = conn.read_response(push_request=True)
-                except redis.ResponseError as err:  # a command's refusal (say, MOVED)
-                    reply = err
                 with self._lock:
                     self._dispatch(reply)
                     if self._done():
@@ -428,8 +434,9 @@ class Listener:
                 if not self._broken:
                     self._lose(f"the event stream's Redis connection failed: {err}")
         finally:
+            replies.restore()
             conn.deregister_connect_callback(self._reconnected)
-            if self._broken:
+            if self._broken or replies.pending():
                 conn.disconnect()
             self.client.connection_pool.release(conn)
 
@@ -471,8 +478,108 @@ class Listener:
             owed_channel.confirmed.set()
 
 
-def _as_is(message: Any) -> Any:
-    return message
+# the kinds of RESP3 push a pub/sub connection's commands and channels send
+_PUBSUB = frozenset(
+    b"message smessage pmessage subscribe ssubscribe psubscribe unsubscribe sunsubscribe "
+    b"punsubscribe pong".split()
+)
+
+
+def _pubsub(push: list[Any]) -> bool:
+    return bool(push) and isinstance(push[0], bytes) and push[0].lower() in _PUBSUB
+
+
+class _Short(Exception):
+    """The buffer ends inside a reply: read more."""
+
+
+class Replies:
+    """The replies of a pub/sub connection, read straight off its socket.
+
+    The listener's connection only ever receives messages and the answers to its
+    (un)subscribes and PINGs, and it reads every one of them, one at a time: redis-py's
+    reader (``can_read`` with a timeout, then ``read_response``, each element of a reply
+    read through its buffer's line and length calls) cost as much CPU as the rest of
+    the listener. Here one ``recv`` brings whatever has arrived, and each reply is cut
+    from it with ``find`` and slices. A reply is what redis-py returns for it (bytes,
+    ints, lists; an error as the exception redis-py's parser makes of it, returned), in
+    RESP2 or RESP3. Anything else is a broken connection (:meth:`next` raises).
+    """
+
+    IDLE: Any = object()  # what :meth:`next` returns after ``idle`` seconds without a byte
+
+    def __init__(self, sock: Any, parse_error: Callable[[str], Exception], idle: float) -> None:
+        self._sock = sock
+        self._parse_error = parse_error
+        self._data = b""
+        self._at = 0
+        self._timeout = sock.gettimeout()  # the connection's own, put back by restore()
+        sock.settimeout(idle)
+
+    def restore(self) -> None:
+        """Put the socket's timeout back (the connection goes back to its pool)."""
+        with contextlib.suppress(OSError):
+            self._sock.settimeout(self._timeout)
+
+    def pending(self) -> bool:
+        """Whether bytes were read that no reply used (the connection is not clean)."""
+        return self._at < len(self._data)
+
+    def next(self) -> Any:
+        """The next reply, or :attr:`IDLE` when none came for ``idle`` seconds. A RESP3
+        push that is not pub/sub (a server's notice to clients that asked for them) is
+        skipped: it answers no command."""
+        while True:
+            at = self._at
+            if at < len(self._data):
+                try:
+                    reply, self._at = self._parse(at)
+                except _Short:
+                    pass
+                else:
+                    if self._data[at] != 62 or _pubsub(reply):
+                        return reply
+                    continue
+            try:
+                more = self._sock.recv(65536)
+            except TimeoutError:
+                return self.IDLE
+            if not more:
+                raise redis.ConnectionError("the server closed the connection")
+            self._data = self._data[self._at :] + more
+            self._at = 0
+
+    def _parse(self, at: int) -> tuple[Any, int]:
+        data = self._data
+        end = data.find(b"\r\n", at)
+        if end < 0:
+            raise _Short
+        kind, line, at = data[at], data[at + 1 : end], end + 2
+        if kind == 36:  # $ bulk string
+            size = int(line)
+            if size < 0:
+                return None, at
+            if len(data) < at + size + 2:
+                raise _Short
+            return data[at : at + size], at + size + 2
+        if kind in (42, 62):  # * array, > push
+            count = int(line)
+            if count < 0:
+                return None, at
+            items = []
+            for _ in range(count):
+                item, at = self._parse(at)
+                items.append(item)
+            return items, at
+        if kind == 58:  # : integer
+            return int(line), at
+        if kind == 43:  # + simple string
+            return line, at
+        if kind == 45:  # - error
+            return self._parse_error(line.decode("utf-8", "replace")), at
+        if kind == 95:  # _ null
+            return None, at
+        raise redis.ConnectionError(f"unexpected reply type {chr(kind)!r} on the event stream")
 
 
 _listeners: dict[int, Listener] = {}
