@@ -37,7 +37,7 @@ from .http.errors import ProblemApi, install_error_handlers
 from .http.http_cache import cacheable, compress
 from .http.jsonio import OrjsonProvider
 from .http.problems import Problem
-from .http.routing import QuickRoutes, RoutedAdapter, routable
+from .http.routing import QuickRoutes, RoutedAdapter, plain_request, routable
 from .lessons import seating
 from .lessons.blueprint import make_blueprint as lessons_blueprint
 from .lessons.schemas import COMPONENTS as LESSON_COMPONENTS
@@ -121,7 +121,11 @@ class App(Flask):
             if routes is None:
                 routes = self._routes = self._quick_routes()
             environ = request.environ
-            found = routes.find(environ.get("REQUEST_METHOD", ""), environ.get("PATH_INFO", ""))
+            found = (
+                routes.find(environ.get("REQUEST_METHOD", ""), environ.get("PATH_INFO", ""))
+                if plain_request(environ)
+                else None
+            )
             if found is not None:
                 bind = functools.partial(Flask.create_url_adapter, self, request)
                 return cast(MapAdapter, RoutedAdapter(found, bind))

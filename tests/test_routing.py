@@ -90,18 +90,20 @@ def test_a_rule_another_could_match_in_its_place_is_left_to_the_matcher() -> Non
 
     url_map = Map(
         [
-            Rule("/v1/a/sessions/<session_id>/moves", methods=["POST"]),
-            Rule("/v1/a/sessions/special/moves", methods=["POST"]),
-            Rule("/v1/b/sessions/<session_id>/moves", methods=["POST"]),
+            Rule("/v1/a/sessions/<session_id>/moves", methods=["POST"], endpoint="r1"),
+            Rule("/v1/a/sessions/special/moves", methods=["POST"], endpoint="r2"),
+            Rule("/v1/b/sessions/<session_id>/moves", methods=["POST"], endpoint="r3"),
             Rule("/v1/b/sessions/<session_id>/moves", methods=["GET"], endpoint="other"),
-            Rule("/v1/c/<path:rest>", methods=["POST"]),
-            Rule("/v1/c/sessions/<session_id>/moves", methods=["POST"]),
-            Rule("/v1/d/sessions/<int:n>/moves", methods=["POST"]),
-            Rule("/v1/e/sessions/<session_id>/moves", methods=["POST"]),
+            Rule("/v1/c/<path:rest>", methods=["POST"], endpoint="r4"),
+            Rule("/v1/c/sessions/<session_id>/moves", methods=["POST"], endpoint="r5"),
+            Rule("/v1/d/sessions/<int:n>/moves", methods=["POST"], endpoint="r6"),
+            Rule("/v1/e/sessions/<session_id>/moves", methods=["POST"], endpoint="r7"),
+            Rule("/v1/f/sessions/<session_id>/moves", methods=["POST"], endpoint="f"),
+            Rule("/v1/f/<session_id>/moves", methods=["POST"], endpoint="f"),
         ]
     )
     routes = routing.QuickRoutes.of(url_map.iter_rules())
-    for slug in "acd":
+    for slug in "acdf":
         assert routes.find("POST", f"/v1/{slug}/sessions/1/moves") is None, slug
     for method, path in [("POST", "/v1/b/sessions/1/moves"), ("GET", "/v1/b/sessions/1/moves")]:
         found = routes.find(method, path)  # the same path, a rule per method
@@ -265,6 +267,11 @@ def test_every_answer_of_the_move_route_is_the_matchers(
             200,
         ),
         ("trailing slash", lambda: c.post(url + "/", json=body, headers=seat), 404),
+        (
+            "websocket",
+            post(None, {**seat, "Connection": "Upgrade", "Upgrade": "websocket"}),
+            400,
+        ),
         ("odd id", lambda: c.post(url.replace(sid, "a.b"), json=body, headers=seat), 404),
         ("with an origin", post(None, {**keyed, **origin, "X-Request-ID": "mine-1"}), 200),
         ("replayed", post(None, {**keyed, **origin, "Accept-Encoding": "gzip"}), 200),

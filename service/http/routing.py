@@ -8,7 +8,8 @@ whole segment, so a dictionary finds them: :class:`QuickRoutes` answers the same
 and arguments as the map for a path it knows, and nothing (the map decides) for any
 other. It only knows a rule that no other rule of the map could match in its place,
 and only a plain segment (letters, digits, ``-``, ``_``: every session id), whose
-decoding cannot differ; anything else, an ``OPTIONS`` included, goes the usual way.
+decoding cannot differ, in a plain HTTP request (no ``Upgrade``); anything else, an
+``OPTIONS`` included, goes the usual way.
 
 The adapter Flask keeps for the request (``url_for`` builds with it) is then
 :class:`RoutedAdapter`: the match already made, and the map bound to the request on
@@ -18,6 +19,7 @@ first use, which a move never asks for.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -81,10 +83,12 @@ class QuickRoutes:
     @classmethod
     def of(cls, rules: Iterable[Rule]) -> QuickRoutes:
         everything = list(rules)
+        # an endpoint of several rules: werkzeug may redirect from one to another
+        endpoints = Counter(rule.endpoint for rule in everything)
         table: dict[Key, tuple[Rule, int, str]] = {}
         for rule in everything:
             shape = _shape(rule)
-            if shape is None or rule.methods is None:
+            if shape is None or rule.methods is None or endpoints[rule.endpoint] > 1:
                 continue
             if any(o is not rule and _overlaps(rule, o) for o in everything):
                 continue
@@ -142,6 +146,12 @@ class RoutedAdapter:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._adapter, name)
+
+
+def plain_request(environ: Mapping[str, Any]) -> bool:
+    """Whether the map would match this request as a plain HTTP one: not a WebSocket
+    upgrade (werkzeug matches those only to WebSocket rules), an http(s) scheme."""
+    return "HTTP_UPGRADE" not in environ and environ.get("wsgi.url_scheme") in ("http", "https")
 
 
 def routable(url_map: Map, config: Mapping[str, Any], subdomains: bool) -> bool:
