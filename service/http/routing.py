@@ -39,10 +39,11 @@ def _segments(rule: Rule) -> list[str]:
 def _shape(rule: Rule) -> tuple[int, str] | None:
     """Where a rule's only argument is (its segment's index) and its name, for a rule
     that is static but for that one whole segment, with the default converter and
-    nothing else that matching would do differently (defaults, a redirect, a host)."""
+    nothing else that matching would do differently (defaults, a redirect, a host, a
+    rule only built)."""
     if len(rule.arguments) != 1 or rule.defaults or rule.redirect_to is not None:
         return None
-    if rule.host or rule.subdomain or rule.websocket or rule.rule.endswith("/"):
+    if rule.host or rule.subdomain or rule.websocket or rule.build_only or rule.rule.endswith("/"):
         return None
     (name,) = rule.arguments
     converter = rule._converters.get(name)
