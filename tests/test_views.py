@@ -72,3 +72,28 @@ def test_the_answers_are_flasks(redis_url: str, monkeypatch: pytest.MonkeyPatch)
         assert _same(one.open(url, method=method, **kw)) == _same(
             other.open(url, method=method, **kw)
         ), (method, url)
+
+
+def test_a_class_of_more_than_one_method_is_served_flasks_way() -> None:
+    from flask import Flask
+
+    class Both(OneMethodView):
+        def get(self) -> str:
+            return "get"
+
+        def head(self) -> str:
+            return "head"
+
+    class One(OneMethodView):
+        def get(self) -> str:
+            return "get"
+
+    app = Flask(__name__)
+    app.add_url_rule("/both", view_func=Both.as_view("both"))
+    app.add_url_rule("/one", view_func=One.as_view("one"))
+    assert app.view_functions["both"].__qualname__ == "View.as_view.<locals>.view"
+    assert app.view_functions["one"].__qualname__.endswith("served")
+    c = app.test_client()
+    assert c.get("/both").get_data() == b"get" and c.get("/one").get_data() == b"get"
+    assert c.head("/both").headers["Content-Length"] == "4"  # its own head method's "head"
+    assert c.head("/one").headers["Content-Length"] == "3"  # get's answer, no body

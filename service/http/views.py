@@ -17,8 +17,6 @@ from typing import Any
 
 from flask.views import MethodView
 
-_VERBS = ("get", "post", "put", "patch", "delete")
-
 
 class OneMethodView(MethodView):
     """A ``MethodView`` whose view function calls its one method directly (a class
@@ -31,10 +29,10 @@ class OneMethodView(MethodView):
     @classmethod
     def as_view(cls, name: str, *class_args: Any, **class_kwargs: Any) -> Callable[..., Any]:
         view = super().as_view(name, *class_args, **class_kwargs)
-        verbs = [verb for verb in _VERBS if getattr(cls, verb, None) is not None]
+        verbs = cls.methods or set()  # what MethodView found the class to define
         if not cls.direct or cls.init_every_request or len(verbs) != 1:
             return view
-        method = getattr(cls(*class_args, **class_kwargs), verbs[0])
+        method = getattr(cls(*class_args, **class_kwargs), next(iter(verbs)).lower())
         if inspect.iscoroutinefunction(method):
             return view
 
