@@ -74,6 +74,7 @@ def serve(lines: Iterable[str], out: TextIO) -> None:
         content_type="application/json",
         headers=list(headers.items()),
     ).get_environ()
+    environ["wsgi.input_terminated"] = True  # as gunicorn's environ says: it ends the body
 
     def answered(status: str, headers: Any, exc_info: Any = None) -> None:
         assert status.startswith("200"), status
