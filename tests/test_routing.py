@@ -1,27 +1,33 @@
 """The hosted sessions' routes found without werkzeug's matcher (service/http/routing.py)
 answer what the matcher answers: the same rule and arguments for every path it takes,
 and, over HTTP, the same status, headers and body for every request the move route
-gets, success and every problem, as with the matcher (the app's ``quick_routing``
-off). Each pair of requests starts from the same Redis: the run's keys are dumped
-before the first and restored before the second."""
+gets, success and every problem, through this service's lean path (the quick routes,
+the answer handed over as it is, the body read from the server's stream, the views
+called directly) as through Flask's and werkzeug's whole way. Each pair of requests
+starts from the same Redis: the run's keys are dumped before the first and restored
+before the second."""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import orjson
 import pytest
 import redis
-from flask import Flask
+from flask import Flask, Response
+from flask.views import MethodView
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from werkzeug.exceptions import HTTPException
 from werkzeug.test import TestResponse
 
 from service import create_app
-from service.http import routing
+from service.http import parsing, routing
+from service.http.jsonio import JsonResponse
+from service.http.views import OneMethodView
 
 from .conftest import KEY_A, TEST_PREFIX, auth, checked, make_settings
 
@@ -166,22 +172,55 @@ def _comparable(answer: TestResponse) -> tuple[int, list[tuple[str, str]], bytes
 Send = Callable[[], TestResponse]
 
 
+@contextmanager
+def full_path(app: Flask) -> Iterator[None]:
+    """``app`` serving requests Flask's and werkzeug's whole way: the matcher, werkzeug's
+    answer, the body read through werkzeug's stream, the views through MethodView."""
+    as_flask: Any = MethodView.as_view.__func__  # type: ignore[attr-defined]
+    views = {}
+    for endpoint, view in app.view_functions.items():
+        cls: Any = getattr(view, "view_class", None)
+        if isinstance(cls, type) and issubclass(cls, OneMethodView):
+            views[endpoint] = as_flask(cls, view.__name__)
+    lean = {endpoint: app.view_functions[endpoint] for endpoint in views}
+    answer, body = JsonResponse.__dict__["get_wsgi_response"], parsing.read_body
+    app.quick_routing = False  # type: ignore[attr-defined]
+    JsonResponse.get_wsgi_response = Response.get_wsgi_response  # type: ignore[method-assign]
+    parsing.read_body = _werkzeugs_read
+    app.view_functions.update(views)
+    try:
+        yield
+    finally:
+        app.quick_routing = True  # type: ignore[attr-defined]
+        JsonResponse.get_wsgi_response = answer  # type: ignore[method-assign]
+        parsing.read_body = body
+        app.view_functions.update(lean)
+
+
+def _werkzeugs_read(req: Any) -> bytes:
+    data: bytes = req.get_data(cache=True)
+    limit = req.max_content_length
+    if limit is not None and len(data) >= limit:
+        req.stream.read(1)
+    return data
+
+
 @pytest.fixture()
 def pair(redis_url: str) -> Iterator[Callable[[Flask, Send], TestResponse]]:
     prefix = f"{TEST_PREFIX}routing-{uuid.uuid4().hex[:6]}:"
     snapshot = Snapshot(redis_url, prefix)
 
     def both(app: Flask, send: Send) -> TestResponse:
-        """``send`` with the quick routes and with the matcher, from the same Redis:
-        the same answer; the quick one is returned (its effects are kept)."""
+        """``send`` Flask's and werkzeug's whole way (:func:`full_path`) and this
+        service's lean way, from the same Redis: the same answer; the lean one is
+        returned (its effects are kept)."""
         snapshot.take()
-        app.quick_routing = False  # type: ignore[attr-defined]
-        matcher = send()
+        with full_path(app):
+            full = send()
         snapshot.put_back()
-        app.quick_routing = True  # type: ignore[attr-defined]
-        quick = send()
-        assert _comparable(quick) == _comparable(matcher)
-        return quick
+        lean = send()
+        assert _comparable(lean) == _comparable(full)
+        return lean
 
     both.prefix = prefix  # type: ignore[attr-defined]
     yield both
@@ -209,7 +248,7 @@ def _app(redis_url: str, prefix: str, **settings: Any) -> Flask:
     )
 
 
-def test_every_answer_of_the_move_route_is_the_matchers(
+def test_every_answer_of_the_move_route_is_the_full_paths(
     redis_url: str, pair: Callable[[Flask, Send], TestResponse], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = _app(redis_url, pair.prefix)  # type: ignore[attr-defined]
@@ -236,6 +275,8 @@ def test_every_answer_of_the_move_route_is_the_matchers(
     def post(data: Any = None, headers: dict[str, str] | None = None, **kw: Any) -> Send:
         raw = orjson.dumps(body) if data is None else data
         kw.setdefault("content_type", "application/json")
+        # the body ended by the server, as gunicorn's environ says (read_body's case)
+        kw.setdefault("environ_overrides", {"wsgi.input_terminated": True})
         return lambda: c.post(url, data=raw, headers=headers or {}, **kw)
 
     cases: list[tuple[str, Send, int]] = [
@@ -287,7 +328,7 @@ def test_every_answer_of_the_move_route_is_the_matchers(
     assert c.post(url, json=body, headers=keyed).headers["Idempotent-Replayed"] == "true"
 
 
-def test_a_rate_limited_move_is_the_matchers(
+def test_a_rate_limited_move_is_the_full_paths(
     redis_url: str, pair: Callable[[Flask, Send], TestResponse]
 ) -> None:
     app = _app(redis_url, pair.prefix, rate_limit_moves="1 per hour")  # type: ignore[attr-defined]
