@@ -11,7 +11,11 @@ request (``time.process_time``) of two ways, run in turns:
 
 * ``gunicorn``: gunicorn's Python parser, its ``Response``, ``formatdate`` each answer;
 * ``this config``: what gunicorn.conf.py's worker does: the C parser where
-  ``gunicorn_h1c`` is installed, ``OneWriteResponse``, ``DateOfThisSecond``.
+  ``gunicorn_h1c`` is installed, ``OneWriteResponse``, ``DateOfThisSecond``, its
+  settings frozen (``freeze_settings``) and its peers' trust remembered
+  (``TrustedPeers``);
+* ``settings read``: the same but the last two, gunicorn's way (each request reads its
+  settings through ``Config.__getattr__`` and parses the peer's address).
 
 Prints each run, then the median and range of each way. The machine is shared: compare
 medians, and the ranges to the load average printed with them.
@@ -31,7 +35,7 @@ from typing import Any
 from gunicorn import http as gunicorn_http
 from gunicorn import util
 from gunicorn.config import Config
-from gunicorn.http import wsgi
+from gunicorn.http import message, wsgi
 
 ROOT = Path(__file__).resolve().parent.parent
 PEER = ("127.0.0.1", 40000)
@@ -84,24 +88,31 @@ def main() -> None:
     config = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
     formatdate = util.http_date
     ways = {
-        "gunicorn": ("python", wsgi.Response, formatdate),
-        "this config": (config["http_parser"], config["OneWriteResponse"], None),
+        "gunicorn": ("python", wsgi.Response, formatdate, False),
+        "settings read": (config["http_parser"], config["OneWriteResponse"], None, False),
+        "this config": (config["http_parser"], config["OneWriteResponse"], None, True),
     }
+    check = message._ip_in_allow_list
     results: dict[str, list[float]] = {name: [] for name in ways}
     try:
         for _ in range(args.repeats):
-            for name, (http_parser, response_class, http_date) in ways.items():
+            for name, (http_parser, response_class, http_date, frozen) in ways.items():
                 cfg = Config()
                 cfg.set("http_parser", http_parser)
                 util.http_date = http_date or config["DateOfThisSecond"](formatdate)
+                message._ip_in_allow_list = check
+                if frozen:
+                    config["freeze_settings"](cfg)
+                    message._ip_in_allow_list = config["TrustedPeers"](check)
                 results[name].append(serve(cfg, response_class, args.requests))
-                print(f"{name:12} {results[name][-1]:7.1f} us CPU a request", flush=True)
+                print(f"{name:13} {results[name][-1]:7.1f} us CPU a request", flush=True)
     finally:
         util.http_date = formatdate
+        message._ip_in_allow_list = check
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     for name, runs in results.items():
         print(
-            f"{name:12} median {statistics.median(runs):6.1f} us "
+            f"{name:13} median {statistics.median(runs):6.1f} us "
             f"({min(runs):.1f}-{max(runs):.1f}), load {load}"
         )
 

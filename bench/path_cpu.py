@@ -4,13 +4,13 @@
 
 The request path: Flask's request context and routing, the service's before- and
 after-request hooks (request id, JSON check, rate limits, gzip, CORS, log), the body's
-read, parse and schema load, the answer's ``json_response`` and werkzeug's answer. Each
-process deals an element-draft session and plays its first move for real (Redis at
-REDIS_URL, ``bench.move_cpu``'s settings), then sends that move request (the same
-body, credential and Idempotency-Key) through the app's WSGI entry again and again
-with the move itself (``flow.play``: the session's load and commit, the rules) replaced
-by the answer it recorded; the rate-limit draws that ride in the load are settled as
-the load would settle them. CPU is ``time.process_time`` per request.
+read, parse and schema load, the answer's ``json_response`` and werkzeug's answer, read
+and closed as a WSGI server does. Each process deals an element-draft session and plays
+its first move for real (Redis at REDIS_URL, ``bench.move_cpu``'s settings), then sends
+that move request (the same body, credential and Idempotency-Key) through the app's
+WSGI entry again and again with the move itself (``flow.play``: the session's load and
+commit, the rules) replaced by the answer it recorded; the rate-limit draws that ride
+in the load are settled as the load would settle them. CPU is ``time.process_time`` per request.
 
 With another checkout named, both run in processes of their own and take turns batch
 by batch (first one, then the other, then the other way round), so both see the same
@@ -74,6 +74,7 @@ def serve(lines: Iterable[str], out: TextIO) -> None:
         content_type="application/json",
         headers=list(headers.items()),
     ).get_environ()
+    environ["wsgi.input_terminated"] = True  # as gunicorn's environ says: it ends the body
 
     def answered(status: str, headers: Any, exc_info: Any = None) -> None:
         assert status.startswith("200"), status
@@ -81,7 +82,14 @@ def serve(lines: Iterable[str], out: TextIO) -> None:
     start_response: Any = answered  # (a WSGI server's would return a write callable)
 
     def once() -> None:
-        b"".join(app.wsgi_app({**environ, "wsgi.input": io.BytesIO(body)}, start_response))
+        # as a WSGI server does: every piece of the answer, then its close()
+        answer = app.wsgi_app({**environ, "wsgi.input": io.BytesIO(body)}, start_response)
+        try:
+            for _ in answer:
+                pass
+        finally:
+            if hasattr(answer, "close"):
+                answer.close()
 
     for _ in range(300):  # warm
         once()

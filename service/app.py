@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from flask import Flask, Response, redirect, send_file
+from flask import Flask, Request, Response, redirect, send_file
 from flask.globals import request_ctx
+from werkzeug.routing import MapAdapter
 from werkzeug.wrappers import Response as BaseResponse
 
 from rules.text import in_words
@@ -35,6 +37,7 @@ from .http.errors import ProblemApi, install_error_handlers
 from .http.http_cache import cacheable, compress
 from .http.jsonio import OrjsonProvider
 from .http.problems import Problem
+from .http.routing import QuickRoutes, RoutedAdapter, plain_request, routable
 from .lessons import seating
 from .lessons.blueprint import make_blueprint as lessons_blueprint
 from .lessons.schemas import COMPONENTS as LESSON_COMPONENTS
@@ -97,9 +100,41 @@ class App(Flask):
     about the same few hundred functions, whose answers never change.
     """
 
+    quick_routing = True
+    """Whether a hosted session's routes are found by :class:`QuickRoutes` (the
+    differential tests turn it off to compare with werkzeug's matcher)."""
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._plain: dict[Callable[..., Any], bool] = {}
+        self._routes: QuickRoutes | None = None
+
+    def add_url_rule(self, *args: Any, **kwargs: Any) -> None:
+        super().add_url_rule(*args, **kwargs)
+        self._routes = None  # made again, with the new rule, at the next request
+
+    def create_url_adapter(self, request: Request | None) -> MapAdapter | None:
+        """Flask's, but for a request to a route :class:`QuickRoutes` knows, whose rule
+        is found by path and method, without binding the map and matching."""
+        if request is not None and self.quick_routing:
+            routes = self._routes
+            if routes is None:
+                routes = self._routes = self._quick_routes()
+            environ = request.environ
+            found = (
+                routes.find(environ.get("REQUEST_METHOD", ""), environ.get("PATH_INFO", ""))
+                if plain_request(environ)
+                else None
+            )
+            if found is not None:
+                bind = functools.partial(Flask.create_url_adapter, self, request)
+                return cast(MapAdapter, RoutedAdapter(found, bind))
+        return super().create_url_adapter(request)
+
+    def _quick_routes(self) -> QuickRoutes:
+        if not routable(self.url_map, self.config, self.subdomain_matching):
+            return QuickRoutes({})
+        return QuickRoutes.of(self.url_map.iter_rules())
 
     def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
         # a MethodView's method comes bound to a new instance every request: ask of

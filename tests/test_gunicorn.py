@@ -526,17 +526,71 @@ def test_the_worker_builds_its_responses_as_one_write_responses(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from gunicorn import util
-    from gunicorn.http import wsgi
+    from gunicorn.config import Config
+    from gunicorn.http import message, wsgi
     from gunicorn.workers.ggevent import GeventWorker
 
     config = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
     monkeypatch.setattr(wsgi, "Response", wsgi.Response)  # put back afterwards
     monkeypatch.setattr(util, "http_date", util.http_date)
+    monkeypatch.setattr(message, "_ip_in_allow_list", message._ip_in_allow_list)
     monkeypatch.setattr(GeventWorker, "init_process", lambda self: None)  # no worker loop
     worker = config["ProblemWorker"].__new__(config["ProblemWorker"])
+    worker.cfg = Config()
     worker.init_process()
     assert wsgi.Response is config["OneWriteResponse"]
     assert isinstance(util.http_date, config["DateOfThisSecond"])
+    assert isinstance(message._ip_in_allow_list, config["TrustedPeers"])
+    assert "keepalive" in vars(worker.cfg)  # its settings frozen
+
+
+def test_a_workers_frozen_settings_are_the_settings_it_read() -> None:
+    from gunicorn.config import Config
+
+    freeze = runpy.run_path(str(ROOT / "gunicorn.conf.py"))["freeze_settings"]
+    made = []
+    for _ in range(2):
+        cfg = Config()
+        cfg.set("keepalive", 7)
+        cfg.set("bind", ["127.0.0.1:9999"])
+        cfg.set("worker_class", "gevent")
+        cfg.set("forwarded_allow_ips", "10.0.0.0/8,127.0.0.1")
+        made.append(cfg)
+    frozen, read = made
+    freeze(frozen)
+    for name in read.settings:
+        mine, theirs = getattr(frozen, name), getattr(read, name)
+        assert mine == theirs, name
+        if not hasattr(Config, name):
+            assert mine is frozen.settings[name].get(), name
+    for name in ("worker_class", "address", "is_ssl", "env", "sendfile", "reuse_port"):
+        assert getattr(frozen, name) == getattr(read, name), name
+    assert frozen.keepalive == 7 and "keepalive" in vars(frozen)
+
+
+def test_a_peers_trust_is_remembered_as_gunicorn_decides_it() -> None:
+    import ipaddress
+
+    from gunicorn.http import message
+
+    check = message._ip_in_allow_list
+    asked: list[str] = []
+
+    def counted(ip: str, allow: Any, networks: Any) -> bool:
+        asked.append(ip)
+        return bool(check(ip, allow, networks))
+
+    peers = runpy.run_path(str(ROOT / "gunicorn.conf.py"))["TrustedPeers"](counted)
+    lists: list[tuple[list[str], list[Any]]] = []
+    for allowed in (["127.0.0.1", "::1"], ["*"], ["10.0.0.0/8"], [], ["fe80::/10", "1.2.3.4"]):
+        nets = [ipaddress.ip_network(a) for a in allowed if a != "*"]
+        lists.append((allowed, nets))
+    addresses = ["127.0.0.1", "::1", "10.1.2.3", "1.2.3.4", "fe80::1", "nonsense", "", "127.0.0.2"]
+    for allowed, nets in lists * 2:  # each list asked again after the others
+        for ip in addresses * 2:
+            assert peers(ip, allowed, nets) == check(ip, allowed, nets), (ip, allowed)
+    # each address asked of gunicorn once for each time its lists came back
+    assert len(asked) == len(addresses) * len(lists) * 2
 
 
 def test_the_date_header_is_formatted_once_a_second(monkeypatch: pytest.MonkeyPatch) -> None:

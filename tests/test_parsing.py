@@ -123,3 +123,84 @@ class Renamed(ma.Schema):
 @pytest.mark.parametrize("schema", [Hooked(), Renamed(), Renamed(unknown=ma.EXCLUDE)])
 def test_schemas_it_does_not_shortcut_load_as_ever(schema: ma.Schema, body: Any) -> None:
     assert outcome(quick_loader(schema), body) == outcome(schema.load, body)
+
+
+# ------------------------------------------------ the body read from the server's stream ---
+class _Stream:
+    """A server's input stream: ``data`` in reads of at most ``most`` bytes, then
+    ``fails`` raised (if set) instead of the end."""
+
+    def __init__(self, data: bytes, most: int = 1 << 20, fails: Exception | None = None) -> None:
+        self.data, self.most, self.fails, self.asked = data, most, fails, 0
+
+    def read(self, size: int = -1) -> bytes:
+        self.asked += 1
+        if not self.data and self.fails is not None:
+            raise self.fails
+        n = min(self.most, len(self.data) if size < 0 else size)
+        out, self.data = self.data[:n], self.data[n:]
+        return out
+
+
+def _werkzeugs_read(req: Any) -> bytes:
+    """What JsonParser read before: werkzeug's get_data, then a read past the limit."""
+    data: bytes = req.get_data(cache=True)
+    limit = req.max_content_length
+    if limit is not None and len(data) >= limit:
+        req.stream.read(1)
+    return data
+
+
+BODIES: dict[str, tuple[bytes, int | None, dict[str, Any]]] = {
+    "a move": (b'{"seat": 0, "version": 3}', 25, {}),
+    "empty": (b"", 0, {}),
+    "no length": (b'{"seat": 0}', None, {}),
+    "declared over the limit": (b"x" * 10, 101, {}),
+    "at the limit": (b"x" * 100, 100, {}),
+    "one under": (b"x" * 99, 99, {}),
+    "over, no length": (b"x" * 150, None, {}),
+    "short of its length": (b"x" * 10, 50, {}),
+    "in small reads": (b"y" * 80, 80, {"most": 7}),
+    "a failing read": (b"x" * 10, None, {"fails": OSError("reset")}),
+    "a bad value": (b"", 5, {"fails": ValueError("closed")}),
+    "something else": (b"ab", None, {"fails": RuntimeError("other")}),
+}
+
+
+@pytest.mark.parametrize("terminated", [True, False])
+@pytest.mark.parametrize("own_limit", [None, 60])
+@pytest.mark.parametrize("name", sorted(BODIES))
+def test_a_body_is_read_as_werkzeug_reads_it(
+    name: str, own_limit: int | None, terminated: bool
+) -> None:
+    from flask import Flask
+
+    from service.http.parsing import read_body
+
+    data, length, kind = BODIES[name]
+    app = Flask(__name__)
+    app.config["MAX_CONTENT_LENGTH"] = 100
+    outcomes = []
+    for read in (read_body, _werkzeugs_read):
+        stream = _Stream(data, **kind)
+        environ = {
+            "REQUEST_METHOD": "POST",
+            "wsgi.input": stream,
+            "CONTENT_TYPE": "application/json",
+        }
+        if length is not None:
+            environ["CONTENT_LENGTH"] = str(length)
+        if terminated:
+            environ["wsgi.input_terminated"] = True
+        with app.test_request_context(environ_overrides=environ) as ctx:
+            req = ctx.request
+            if own_limit is not None:
+                req.max_content_length = own_limit
+            try:
+                got: Any = read(req)
+            except Exception as err:  # the outcome compared is the exception
+                got = type(err)
+            outcomes.append((got, getattr(req, "_cached_data", None), stream.asked, stream.data))
+            if read is read_body and terminated:  # read here, not through werkzeug's stream
+                assert "stream" not in req.__dict__
+    assert outcomes[0] == outcomes[1]

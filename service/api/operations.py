@@ -18,7 +18,6 @@ from typing import Any
 
 import marshmallow as ma
 from flask import current_app, request
-from flask.views import MethodView
 from marshmallow import fields
 
 from rules import records
@@ -75,6 +74,7 @@ from ..http.auth import bearer
 from ..http.jsonio import json_response
 from ..http.parsing import ApiBlueprint as Blueprint
 from ..http.problems import Problem
+from ..http.views import OneMethodView
 from ..school.operators import caller, creator
 from ..sessions import callbacks, flow
 from ..sessions.blueprint import IDEMPOTENCY, SESSION_ERRORS, event_stream, idempotency_key
@@ -733,8 +733,8 @@ def _route(blp: Blueprint, mode: Mode, op: Operation) -> None:
     elif request_schema is not None:
         decorated = blp.arguments(request_schema())(decorated)
     # the view keeps nothing between requests: one instance serves them all
-    members = {"get" if get else "post": decorated, "init_every_request": False}
-    view = type(f"{mode.key}{op.name}", (MethodView,), members)
+    members = {"get" if get else "post": decorated}
+    view = type(f"{mode.key}{op.name}", (OneMethodView,), members)
     blp.route(path, endpoint=f"{mode.key.lower()}-{op.path}")(view)
 
 
@@ -909,7 +909,7 @@ def _setup_route(blp: Blueprint, mode: Mode) -> None:
     # post returns its own Response: flask-smorest's wrapper would only pass it on
     decorated = docs_only(blp.response(201, ref_, example=ex, headers=headers))(decorated)
     decorated = blp.arguments(schema(), example=api.example or None)(decorated)
-    view = type(f"{mode.key}Setup", (MethodView,), {"post": decorated, "init_every_request": False})
+    view = type(f"{mode.key}Setup", (OneMethodView,), {"post": decorated})
     blp.route("" if hosted else "/setup", endpoint=f"{mode.key.lower()}-setup")(view)
 
 

@@ -25,6 +25,8 @@ from flask_smorest import Blueprint
 from gunicorn.http.errors import NoMoreData, ParseException
 from webargs import core
 from webargs.flaskparser import FlaskParser
+from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
+from werkzeug.wsgi import get_content_length
 
 from .problems import Problem
 
@@ -85,7 +87,7 @@ class JsonParser(FlaskParser):
         if not req.is_json:
             return core.missing
         try:
-            data = req.get_data(cache=True)  # over the size limit: 413 when the length is sent
+            data = read_body(req)  # over the size limit: 413
         except (ParseException, NoMoreData):
             # gunicorn finds a broken chunked framing only while the body is read
             raise Problem(
@@ -94,13 +96,59 @@ class JsonParser(FlaskParser):
                 "or the body ends early). Send a well-formed HTTP request.",
                 status=400,
             ) from None
-        limit = req.max_content_length
-        if limit is not None and len(data) >= limit:
-            # a chunked body is cut at the limit: reading on raises 413 if there is more
-            req.stream.read(1)
         if not data:
             return core.missing
         return parse_json_body(data)
+
+
+_CHUNK = 64 * 1024  # what werkzeug's LimitedStream.readall asks of the stream at a time
+
+
+def read_body(req: Request) -> bytes:
+    """The request body, as ``req.get_data(cache=True)`` reads and caches it, and ``413``
+    for a body that reaches the size limit (a chunked body is cut there: reading on
+    raises 413, as werkzeug's stream does).
+
+    For a body the server ends itself (``wsgi.input_terminated``: gunicorn), werkzeug
+    reads through a ``LimitedStream`` capped at the limit, made by a cached property
+    that asks Flask's config, whose every read fills a new 64 KB buffer: 13 us for a
+    move's 60 bytes. A body not read yet is read here from the server's stream in the
+    same reads: the same bytes, cached the same way, ``413`` for a declared length over
+    the limit before reading, ``ClientDisconnected`` for a read that fails, anything
+    else raised as it comes. Any other request goes werkzeug's way.
+    """
+    environ = req.environ
+    limit = req.max_content_length
+    if (
+        "wsgi.input_terminated" not in environ
+        or limit is None
+        or req.shallow
+        or getattr(req, "_cached_data", None) is not None
+        or "stream" in req.__dict__
+    ):
+        data = req.get_data(cache=True)
+        if limit is not None and len(data) >= limit:
+            req.stream.read(1)
+        return data
+    length = get_content_length(environ)
+    if length is not None and length > limit:
+        raise RequestEntityTooLarge()
+    stream = environ["wsgi.input"]
+    chunks: list[bytes] = []
+    read = 0
+    while read < limit:
+        try:
+            chunk = stream.read(min(_CHUNK, limit - read))
+        except (OSError, ValueError) as err:
+            raise ClientDisconnected() from err
+        if not chunk:
+            break
+        chunks.append(chunk)
+        read += len(chunk)
+    data = req._cached_data = b"".join(chunks)
+    if read >= limit:
+        raise RequestEntityTooLarge()
+    return data
 
 
 F = Callable[..., Any]
