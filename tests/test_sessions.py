@@ -1207,6 +1207,28 @@ def test_stored_answers_are_compressed_against_a_dictionary_that_never_changes()
     assert unpack(zlib.compress(json.dumps(answer).encode(), 6)) == answer
 
 
+def test_with_state_seal_fernet_answers_are_stored_as_before_the_dictionary(
+    redis_url: str,
+) -> None:
+    """A rolling upgrade's first step (``STATE_SEAL=fernet``): an instance of an earlier
+    release, which knows no dictionary, replays the answers this one stores."""
+    for seal, dictionary in (("fernet", False), ("aead", True)):
+        app = create_app(make_settings(KEY_A, redis_url=redis_url, state_seal=seal))
+        store = app.extensions["chemgames.store"]
+        assert store.answers_dictionary is dictionary
+        session_id = _stored(store, None)
+        answer = {"fingerprint": "f", "body": {"version": 5}}
+        store.commit(
+            session_id, expected=4, version=5, token="t1", deadline_ms=None, public={},
+            message=None, idem=(2, "cred", "k", answer),
+        )  # fmt: skip
+        raw = store.redis.hget(store.key(session_id), store.idem_field(2, "cred", "k"))
+        assert bool(raw[1] & 0x20) is dictionary  # FDICT
+        if not dictionary:
+            assert json.loads(zlib.decompress(raw)) == answer  # how earlier releases read it
+        assert store.idempotent(session_id, 2, "cred", "k") == answer
+
+
 def test_a_stale_commit_reads_the_session_and_its_key_as_they_are(store: SessionStore) -> None:
     """Refused because another move committed first, a commit answers what the move's
     next attempt needs, read in the same script: the session as a load reads it, and

@@ -305,18 +305,17 @@ answer names it only by its Adler-32 (``tests/test_sessions.py`` pins it); anoth
 dictionary would be a second one, with the answers under this one still read."""
 
 
-def pack(answer: dict[str, Any]) -> bytes:
+def pack(answer: dict[str, Any], dictionary: bool = True) -> bytes:
     """An answer as stored: compact JSON, compressed (a view is mostly repeated keys)
-    against :data:`ANSWER_DICTIONARY`.
+    against :data:`ANSWER_DICTIONARY` (``dictionary`` false: at level 6 without it, as
+    releases before 0.2.0 stored answers and read them; ``STATE_SEAL=fernet``).
 
     >>> unpack(pack({"body": {"view": {"seats": [{"seat": 0}] * 40}}}))["body"]["view"]["seats"][39]
     {'seat': 0}
     """
-    return packed_json(orjson.dumps(answer))
-
-
-def packed_json(data: bytes) -> bytes:
-    """:func:`pack` of an answer already dumped (compact JSON)."""
+    data = orjson.dumps(answer)
+    if not dictionary:
+        return zlib.compress(data, 6)
     deflate = zlib.compressobj(1, zlib.DEFLATED, 15, 8, zlib.Z_DEFAULT_STRATEGY, ANSWER_DICTIONARY)
     return deflate.compress(data) + deflate.flush()
 
@@ -345,6 +344,7 @@ class SessionStore:
         prefix: str = PREFIX,
         wait_replicas: int = 0,
         wait_timeout_ms: int = 100,
+        answers_dictionary: bool = True,
     ) -> None:
         if "{" in prefix or "}" in prefix:
             # the session id in braces is the Redis Cluster hash tag; a brace in the
@@ -356,6 +356,8 @@ class SessionStore:
         self.prefix = prefix
         self.wait_replicas = wait_replicas
         self.wait_timeout_ms = wait_timeout_ms
+        # false while instances of a release before 0.2.0 may read the answers (pack)
+        self.answers_dictionary = answers_dictionary
         self._scripts: dict[str, Any] = {}
 
     @property
@@ -764,7 +766,7 @@ class SessionStore:
             orjson.dumps(public),
             ttl or self.ttl,
             orjson.dumps(message) if message else "",
-            pack(idem[3]) if idem else "",
+            pack(idem[3], self.answers_dictionary) if idem else "",
             version,
             self.idem_field(idem[0], idem[1], idem[2]) if idem else "",
             "1" if finished else "0",
