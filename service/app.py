@@ -195,6 +195,8 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
             prefix=settings.redis_key_prefix,
             wait_replicas=settings.redis_wait_replicas,
             wait_timeout_ms=settings.redis_wait_timeout_ms,
+            # a rolling upgrade's first step: answers stored as a release before 0.2.0 reads them
+            answers_dictionary=settings.state_seal == "aead",
         )
         due = DueWork(backend, settings.redis_key_prefix, lease_ms=settings.due_lease_ms)
         realtime.install(due)

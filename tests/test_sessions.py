@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+import zlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -26,7 +27,7 @@ from rules.polymer import GAME as POLYMER
 from service import create_app
 from service.http import streams
 from service.sessions.flow import ENDED_TTL_SECONDS
-from service.sessions.store import SessionStore, unpack
+from service.sessions.store import ANSWER_DICTIONARY, SessionStore, pack, unpack
 
 from .conftest import KEY_A, TEST_PREFIX, auth, make_settings
 from .test_polymer_service import stored_state
@@ -1191,6 +1192,41 @@ def test_the_store_files_answers_under_seat_credential_and_key(store: SessionSto
     # the answer is a field of the session's hash: it expires with the session, never later
     assert store.redis.hexists(store.key(session_id), store.idem_field(2, "cred", "k"))
     assert 0 < store.redis.ttl(store.key(session_id)) <= 60
+
+
+def test_stored_answers_are_compressed_against_a_dictionary_that_never_changes() -> None:
+    """An answer names its preset dictionary only by its Adler-32: a changed dictionary
+    would leave every answer stored under the old one unreadable (a retry's replay)."""
+    assert zlib.adler32(ANSWER_DICTIONARY) == 3944110806
+    answer = {"fingerprint": "f" * 64, "body": {"version": 5, "view": {"seats": []}}}
+    raw = pack(answer)
+    assert raw[1] & 0x20  # FDICT: the stream says it needs the dictionary
+    assert int.from_bytes(raw[2:6], "big") == zlib.adler32(ANSWER_DICTIONARY)
+    assert unpack(raw) == answer
+    # an answer stored before the dictionary (plain zlib, level 6) is still read
+    assert unpack(zlib.compress(json.dumps(answer).encode(), 6)) == answer
+
+
+def test_with_state_seal_fernet_answers_are_stored_as_before_the_dictionary(
+    redis_url: str,
+) -> None:
+    """A rolling upgrade's first step (``STATE_SEAL=fernet``): an instance of an earlier
+    release, which knows no dictionary, replays the answers this one stores."""
+    for seal, dictionary in (("fernet", False), ("aead", True)):
+        app = create_app(make_settings(KEY_A, redis_url=redis_url, state_seal=seal))
+        store = app.extensions["chemgames.store"]
+        assert store.answers_dictionary is dictionary
+        session_id = _stored(store, None)
+        answer = {"fingerprint": "f", "body": {"version": 5}}
+        store.commit(
+            session_id, expected=4, version=5, token="t1", deadline_ms=None, public={},
+            message=None, idem=(2, "cred", "k", answer),
+        )  # fmt: skip
+        raw = store.redis.hget(store.key(session_id), store.idem_field(2, "cred", "k"))
+        assert bool(raw[1] & 0x20) is dictionary  # FDICT
+        if not dictionary:
+            assert json.loads(zlib.decompress(raw)) == answer  # how earlier releases read it
+        assert store.idempotent(session_id, 2, "cred", "k") == answer
 
 
 def test_a_stale_commit_reads_the_session_and_its_key_as_they_are(store: SessionStore) -> None:

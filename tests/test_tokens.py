@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import base64
+import hashlib
+import hmac
 import zlib
 from dataclasses import fields, replace
 
 import orjson
 import pytest
 from cryptography.fernet import Fernet
+from cryptography.hazmat.primitives.ciphers.aead import AESGCMSIV
 from flask.testing import FlaskClient
 
 from rules.records import Log, Step
@@ -51,6 +54,24 @@ def test_tokens_are_sealed_with_aes_gcm_siv_and_fernet_tokens_still_open() -> No
             with pytest.raises(Problem) as err:
                 s.open(foreign, slug="element-draft", rules_version=1)
             assert err.value.code == "token_invalid"
+
+
+def test_a_hosted_state_is_sealed_in_stored_blocks_that_every_sealer_opens() -> None:
+    """``compressed=False`` (a hosted session's state, kept in Redis only) changes the
+    zlib level, not the format: any sealer of any release opens it, Fernet's too."""
+    aead, fernet = Sealer((KEY_A,)), Sealer((KEY_A,), seal="fernet")
+    plain = aead.seal(ENV, compressed=False)
+    raw = base64.urlsafe_b64decode(plain)
+    inner = AESGCMSIV(
+        hmac.new(base64.urlsafe_b64decode(KEY_A), b"state-aead-v1", hashlib.sha256).digest()
+    ).decrypt(raw[1:13], raw[13:], tokens.AEAD_FORMAT)
+    assert inner[2] & 0b110 == 0  # a stored block (BTYPE 00): the JSON as it is
+    assert b'"secret":[1,2,3]' in inner
+    before = Fernet(KEY_A).decrypt(fernet.seal(ENV, compressed=False).encode())
+    assert zlib.decompress(before) == zlib.decompress(inner)  # what an older release opens
+    for token in (plain, fernet.seal(ENV, compressed=False)):
+        for s in (Sealer((KEY_A,)), Sealer((KEY_B, KEY_A), seal="fernet")):
+            assert s.open(token, slug="element-draft", rules_version=1) == ENV
 
 
 def test_state_seal_fernet_seals_as_before_and_opens_both() -> None:

@@ -190,7 +190,7 @@ def create(
     env, more = play_bots(api, env, st.now_ms() if env.bots and api.clock is None else None)
     events += more
     env = situations.marked(api.game, None, env, None)
-    token = sealer().seal(env.without_steps())
+    token = sealer().seal(env.without_steps(), compressed=False)  # kept in Redis only
     public = api.clock.stored(env.state) if api.clock else {}
     finished = api.game.outcome(env.state).finished
     told = ""
@@ -274,7 +274,7 @@ def commit(
         was_finished = api.game.outcome(loaded.env.state).finished
         outbox = callbacks.messages(api, loaded.id, env, told, finished, was_finished)
     stored = env.without_steps()
-    token = sealer().seal(stored)
+    token = sealer().seal(stored, compressed=False)  # kept in Redis only
     # before the commit: its message may reach this worker's streams before its answer
     st = store()
     # nor open it, nor view it for the mover (only while this worker follows the session)
