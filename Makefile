@@ -83,10 +83,14 @@ contract-lint: $(STAMP) $(LINT_STAMP)
 	$(PY) -m pytest -q tests/test_contract_lint.py
 
 # the suite in TEST_WORKERS processes (pytest-xdist; each module's tests stay together so
-# a module's servers start once); TEST_WORKERS=0 runs it in this process
+# a module's servers start once); TEST_WORKERS=0 runs it in this process. The suite
+# starts dozens of Python processes (workers, gunicorn servers, programs): they keep
+# their bytecode in the venv (PYTHONPYCACHEPREFIX, none beside the sources) even where
+# PYTHONDONTWRITEBYTECODE is set, else each compiles the project again (docs/TESTING.md)
 TEST_WORKERS ?= 2
 unit: $(STAMP) $(LINT_STAMP) $(TS_STAMP) $(WEB_STAMP) chromium
-	$(PY) -m pytest $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadscope)
+	PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(abspath $(VENV))/pycache \
+		$(PY) -m pytest $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadscope)
 
 test: lint typecheck unit
 

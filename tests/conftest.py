@@ -184,6 +184,19 @@ def _answers_conform() -> Iterator[None]:
         pytest.fail("answers outside the contract:\n" + "\n".join(found[:5]))
 
 
+@pytest.fixture(scope="session")
+def browser_server(redis_url: str) -> Iterator[str]:
+    """The base URL of `make serve`'s gunicorn that the browser tests' pages play on
+    (event streams ended after 4 s, a heartbeat a second): started once per test process
+    and shared by those modules, as a start costs seconds; each test makes games of its
+    own. Polymer's module keeps a server of its own (its bots play on the server's clock
+    after a test ends)."""
+    from .test_gunicorn import serve
+
+    with serve(redis_url, SSE_MAX_SECONDS="4", SSE_HEARTBEAT_SECONDS="1") as port:
+        yield f"http://127.0.0.1:{port}"
+
+
 @pytest.fixture()
 def client(app: Flask) -> Iterator[FlaskClient]:
     with app.test_client() as c:

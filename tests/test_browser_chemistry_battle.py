@@ -3,21 +3,20 @@ new-game page at a phone's size (360 x 640), played to its end from the seat pag
 its join link against a bot seat, with the keyboard and the pointer in turn; then the
 projector's table page of the same game.
 
-One gunicorn server (as `make serve` runs it) and one browser for the module; the
-server ends every event stream after a few seconds, so the pages reconnect throughout.
+One browser for the module, and the browser tests' shared gunicorn server (as `make
+serve` runs it; ``browser_server``, tests/conftest.py); the server ends every event
+stream after a few seconds, so the pages reconnect throughout.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from .browser import PHONE, PROJECTOR, Console, axe_violations, browser, needs_chromium
 from .browser_games import MOVED, final_screenshot, made, press, status_line, version
-from .test_gunicorn import serve
 
 pytestmark = [pytest.mark.redis, needs_chromium]
 __all__ = ["browser"]  # the shared browser fixture
@@ -34,9 +33,8 @@ READY = """() => {
 
 
 @pytest.fixture(scope="module")
-def base(redis_url: str) -> Iterator[str]:
-    with serve(redis_url, SSE_MAX_SECONDS="4", SSE_HEARTBEAT_SECONDS="1") as port:
-        yield f"http://127.0.0.1:{port}"
+def base(browser_server: str) -> str:
+    return browser_server
 
 
 def _create(page: Any, base: str) -> str:

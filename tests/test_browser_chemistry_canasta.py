@@ -4,14 +4,14 @@ its join link against a bot seat: draw two, then capture, lay and extend runs of
 consecutive atomic numbers as the rules allow, and discard; a refused run shown in
 words; the projector's table page.
 
-One gunicorn server (as `make serve` runs it) and one browser for the module; the
-server ends every event stream after a few seconds, so the pages reconnect throughout.
+One browser for the module, and the browser tests' shared gunicorn server (as `make
+serve` runs it; ``browser_server``, tests/conftest.py); the server ends every event
+stream after a few seconds, so the pages reconnect throughout.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -25,7 +25,6 @@ from .browser_games import (
     press,
     status_line,
 )
-from .test_gunicorn import serve
 
 pytestmark = [pytest.mark.redis, needs_chromium]
 __all__ = ["browser"]  # the shared browser fixture
@@ -49,9 +48,8 @@ READY = """() => {
 
 
 @pytest.fixture(scope="module")
-def base(redis_url: str) -> Iterator[str]:
-    with serve(redis_url, SSE_MAX_SECONDS="4", SSE_HEARTBEAT_SECONDS="1") as port:
-        yield f"http://127.0.0.1:{port}"
+def base(browser_server: str) -> str:
+    return browser_server
 
 
 def _suggested(page: Any, kind: str) -> Any | None:

@@ -2,16 +2,16 @@
 pages a teacher and the students open: the new-game page, seat pages from join links,
 the table page for a projector.
 
-One gunicorn server (as `make serve` runs it) and one browser for the module. The
-server ends every event stream after a few seconds (SSE_MAX_SECONDS), as a proxy or a
-phone's network would, so the pages reconnect and resynchronise throughout.
+One browser for the module, and the browser tests' shared gunicorn server (as `make
+serve` runs it; ``browser_server``, tests/conftest.py). The server ends every event
+stream after a few seconds (SSE_MAX_SECONDS), as a proxy or a phone's network would, so
+the pages reconnect and resynchronise throughout.
 """
 
 from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -20,16 +20,15 @@ import pytest
 from service.games.pages import join_link
 
 from .browser import PHONE, PROJECTOR, Console, axe_violations, browser, needs_chromium, screenshot
-from .test_gunicorn import call, serve
+from .test_gunicorn import call
 
 pytestmark = [pytest.mark.redis, needs_chromium]
 __all__ = ["browser"]  # the shared browser fixture
 
 
 @pytest.fixture(scope="module")
-def base(redis_url: str) -> Iterator[str]:
-    with serve(redis_url, SSE_MAX_SECONDS="4", SSE_HEARTBEAT_SECONDS="1") as port:
-        yield f"http://127.0.0.1:{port}"
+def base(browser_server: str) -> str:
+    return browser_server
 
 
 def _port(base: str) -> int:

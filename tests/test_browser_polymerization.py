@@ -12,7 +12,6 @@ the page sends is what the selection and the action pressed make of it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -21,7 +20,7 @@ import pytest
 from service.games.pages import join_link
 
 from .browser import PHONE, PROJECTOR, Console, axe_violations, browser, needs_chromium, screenshot
-from .test_gunicorn import call, serve
+from .test_gunicorn import call
 
 pytestmark = [pytest.mark.redis, needs_chromium]
 __all__ = ["browser"]  # the shared browser fixture
@@ -58,9 +57,8 @@ DRAWN = """c => {
 
 
 @pytest.fixture(scope="module")
-def base(redis_url: str) -> Iterator[str]:
-    with serve(redis_url, SSE_MAX_SECONDS="4", SSE_HEARTBEAT_SECONDS="1") as port:
-        yield f"http://127.0.0.1:{port}"
+def base(browser_server: str) -> str:
+    return browser_server
 
 
 def _port(base: str) -> int:
