@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .move_cpu import in_process_settings
+from .move_cpu import in_process_settings, play
 
 _CALLBACK = ctypes.CFUNCTYPE(None)
 
@@ -66,25 +66,6 @@ class Counted:
         return out[0]
 
 
-def play(client: Any, players: int, seed: int) -> None:
-    made = client.post(
-        "/v1/element-draft/sessions", json={"players": players, "seed": seed}
-    ).get_json()
-    base = f"/v1/element-draft/sessions/{made['session_id']}"
-    auth = {s["seat"]: {"Authorization": f"Bearer {s['seat_token']}"} for s in made["seats"]}
-    version, to_act, turn = made["version"], made["to_act"], 0
-    while to_act:
-        seat = to_act[turn % len(to_act)]
-        legal = client.post(f"{base}/legal-moves", json={"seat": seat}, headers=auth[seat])
-        moves = legal.get_json()["moves"]
-        body = {"seat": seat, "version": version, "move": moves[(seed + turn) % len(moves)]}
-        headers = {**auth[seat], "Idempotency-Key": f"{made['session_id']}-{turn}"}
-        answer = client.post(f"{base}/moves", json=body, headers=headers)
-        assert answer.status_code == 200, answer.get_json()
-        version, to_act = answer.get_json()["version"], answer.get_json()["to_act"]
-        turn += 1
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--players", type=int, default=2)
@@ -100,12 +81,12 @@ def main() -> None:
     counted = Counted(flow.play)
     flow.play = counted  # Hosted.write calls it through the module
     for seed in range(args.warm):
-        play(client, args.players, 10_000 + seed)
+        play(client, "element-draft", args.players, 10_000 + seed)
     gc.collect()
     gc.freeze()  # as gunicorn.conf.py's post_worker_init does
     counted.on = True
     for seed in range(args.games):
-        play(client, args.players, seed)
+        play(client, "element-draft", args.players, seed)
     print(
         f"{counted.calls} moves measured; divide callgrind's collected total by them "
         f"(CPU under valgrind {1000 * counted.cpu / max(1, counted.calls):.1f} ms a move)"
