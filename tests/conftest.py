@@ -190,10 +190,20 @@ def browser_server(redis_url: str) -> Iterator[str]:
     (event streams ended after 4 s, a heartbeat a second): started once per test process
     and shared by those modules, as a start costs seconds; each test makes games of its
     own. Polymer's module keeps a server of its own (its bots play on the server's clock
-    after a test ends)."""
+    after a test ends).
+
+    Its keys have a prefix of their own (under the run's, so the run still deletes
+    them): living on while later modules run, it would otherwise claim their sessions'
+    due work (a real-time bot seat's turn, a deadline) and play it on its clock, in the
+    middle of tests that run their due work themselves."""
     from .test_gunicorn import serve
 
-    with serve(redis_url, SSE_MAX_SECONDS="4", SSE_HEARTBEAT_SECONDS="1") as port:
+    with serve(
+        redis_url,
+        SSE_MAX_SECONDS="4",
+        SSE_HEARTBEAT_SECONDS="1",
+        REDIS_KEY_PREFIX=f"{TEST_PREFIX}browser:",
+    ) as port:
         yield f"http://127.0.0.1:{port}"
 
 
