@@ -30,6 +30,7 @@ from service.http.jsonio import JsonResponse
 from service.http.views import OneMethodView
 
 from .conftest import KEY_A, TEST_PREFIX, auth, checked, make_settings
+from .test_parsing import _werkzeugs_read
 
 pytestmark = pytest.mark.redis
 
@@ -195,14 +196,6 @@ def full_path(app: Flask) -> Iterator[None]:
         JsonResponse.get_wsgi_response = answer  # type: ignore[method-assign]
         parsing.read_body = body
         app.view_functions.update(lean)
-
-
-def _werkzeugs_read(req: Any) -> bytes:
-    data: bytes = req.get_data(cache=True)
-    limit = req.max_content_length
-    if limit is not None and len(data) >= limit:
-        req.stream.read(1)
-    return data
 
 
 @pytest.fixture()
