@@ -115,6 +115,36 @@ def test_the_new_game_page_makes_a_game_and_its_join_links(browser: Any, base: s
     context.close()
 
 
+def test_a_late_answer_for_another_game_leaves_the_form_alone(browser: Any, base: str) -> None:
+    """A teacher who picks a game, then another before the first one's description has
+    come, and types the players: the first game's late answer changes nothing."""
+    console = Console()
+    context = browser.new_context(viewport=PHONE)
+    page = console.watch(context.new_page())
+    page.goto(f"{base}/play")
+    page.wait_for_load_state("networkidle")
+    held: list[Any] = []
+    page.route("**/v1/games/polymerization", lambda route: held.append(route))
+    page.get_by_label("Game").select_option("polymerization")
+    deadline = time.monotonic() + 10
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(20)
+    assert held, "the page never asked for Polymerization's description"
+    # no field of the game before is left to type into while the chosen one loads
+    assert page.get_by_label("Players").count() == 0
+    page.get_by_label("Game").select_option("element-draft")
+    page.get_by_label("Players").fill("3")
+    page.get_by_label("Seat 2", exact=True).select_option("greedy")
+    held[0].continue_()
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(200)  # time for a late answer to be rendered, were it used
+    assert page.get_by_label("Game").input_value() == "element-draft"
+    assert page.get_by_label("Players").input_value() == "3"
+    assert page.get_by_label("Seat 2", exact=True).input_value() == "greedy"
+    assert console.unexpected() == []
+    context.close()
+
+
 def test_a_game_played_to_its_end_from_a_seat_page_on_a_phone(browser: Any, base: str) -> None:
     console = Console()
     context = browser.new_context(viewport=PHONE)

@@ -184,24 +184,30 @@ function Form({ games }: { games: GameSummary[] }) {
     const first = playable[0]?.slug;
     return first !== undefined && hasModule(first) ? first : null;
   });
-  const [detail, setDetail] = useState<Detail | null>(null);
-  const [players, setPlayers] = useState(2);
+  // The detail is kept with the game it describes, and its answer only fills in what the
+  // teacher has not chosen (players: the game's minimum; options: its defaults). Choosing
+  // a game clears the choices at once, in its own event: an answer that came after the
+  // teacher typed would otherwise reset what they typed.
+  const [loaded, setLoaded] = useState<{ slug: Slug; detail: Detail } | null>(null);
+  const detail = loaded !== null && loaded.slug === slug ? loaded.detail : null;
+  const [chosenPlayers, setPlayers] = useState<number | null>(null);
   const [bots, setBots] = useState<string[]>([]);
-  const [options, setOptions] = useState<Record<string, unknown>>({});
+  const [chosenOptions, setOptions] = useState<Record<string, unknown>>({});
   const [problem, setProblem] = useState<Problem | null>(null);
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<Created | null>(null);
 
   useEffect(() => {
     if (slug === null) return;
-    setDetail(null);
+    let current = true;
     void api.gameDetail(slug).then((answer) => {
+      if (!current) return; // another game was chosen meanwhile
       if (!answer.ok) return setProblem(answer.problem);
-      const d: Detail = answer.data;
-      setDetail(d);
-      setPlayers(d.min_players);
-      setOptions(Object.fromEntries(d.options.map((o) => [o.name, o.default])));
+      setLoaded({ slug, detail: answer.data });
     });
+    return () => {
+      current = false;
+    };
   }, [slug]);
 
   if (slug === null) return <p>No game can be played in the browser yet.</p>;
@@ -218,6 +224,11 @@ function Form({ games }: { games: GameSummary[] }) {
       </>
     );
   }
+  const players = chosenPlayers ?? detail?.min_players ?? 0;
+  const options: Record<string, unknown> = {
+    ...Object.fromEntries((detail?.options ?? []).map((o) => [o.name, o.default])),
+    ...chosenOptions,
+  };
   const seatBots = Array.from({ length: players }, (_, i) => bots[i] ?? PERSON);
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -252,7 +263,11 @@ function Form({ games }: { games: GameSummary[] }) {
           value={slug}
           onChange={(e) => {
             const next = e.currentTarget.value;
-            if (hasModule(next)) setSlug(next);
+            if (!hasModule(next)) return;
+            setSlug(next);
+            setPlayers(null);
+            setBots([]);
+            setOptions({});
           }}
         >
           {playable.map((g) => (
@@ -315,7 +330,7 @@ function Form({ games }: { games: GameSummary[] }) {
                   key={option.name}
                   option={option}
                   value={options[option.name]}
-                  set={(v) => setOptions({ ...options, [option.name]: v })}
+                  set={(v) => setOptions({ ...chosenOptions, [option.name]: v })}
                 />
               ))}
               {apiOnly.length > 0 && (
