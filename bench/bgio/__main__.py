@@ -1,7 +1,7 @@
 """This service's hosted element-draft against boardgame.io's, side by side, in one run.
 
     .venv/bin/python -m bench.bgio [--matches 4,16] [--rounds 3] [--seconds 15]
-        [--servers bgio-memory,bgio-flatfile,service,service-nolimits]
+        [--servers bgio-memory,bgio-flatfile,service,service-nolimits] [--think MS]
     .venv/bin/python -m bench.bgio --compare bench/out/bgio-A.json bench/out/bgio-B.json
 
 Installs bench/bgio's Node packages (``npm ci``, when package-lock.json is newer than
@@ -27,7 +27,9 @@ the last install), then starts on 127.0.0.1, each on a free port:
 
 Then ``--rounds`` rounds, each playing every server in turn at each ``--matches``
 level for ``--seconds`` (after ``--settle`` seconds of play that do not count): A, B,
-C, A, B, C... after a warm-up of each server. The load
+C, A, B, C... after a warm-up of each server. With ``--think MS`` every device waits
+MS milliseconds before each move (a student looking at the hand), so that a level of
+matches loads the machine less than "as fast as it can" (the default, 0). The load
 generator (``bench/bgio/load.js``) and how each device plays are described there.
 CPU is every server process's (gunicorn's master and workers and their Redis; the
 node process for boardgame.io), read from /proc. Prints the table (median of the
@@ -236,7 +238,12 @@ def stop_all(servers: list[Server]) -> None:
 
 
 def load(
-    server: Server, matches: int, seconds: float, elements: Path, settle: float = 2.0
+    server: Server,
+    matches: int,
+    seconds: float,
+    elements: Path,
+    settle: float = 2.0,
+    think_ms: float = 0.0,
 ) -> dict[str, Any]:
     cpu = ",".join(f"{k}={v}" for k, v in server.cpu.items())
     args = ["node", "load.js", "--target", server.target, "--url", server.url]
@@ -246,6 +253,8 @@ def load(
         args += ["--idempotency-keys", "off"]
     if server.name == "service-poll":
         args += ["--device", "poll"]
+    if think_ms > 0:
+        args += ["--think", f"{think_ms:g}"]
     done = subprocess.run(
         args,
         cwd=HERE,
@@ -259,6 +268,7 @@ def load(
         raise RuntimeError(f"load.js against {server.name} failed: {done.stderr[-2000:]}")
     row: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     row["server"] = server.name
+    row["think_ms"] = think_ms
     if done.stderr:
         row["stderr"] = done.stderr[-2000:]
     return row
@@ -385,6 +395,12 @@ def main() -> int:
     parser.add_argument(
         "--settle", type=float, default=2.0, help="seconds of play before each window opens"
     )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="ms each device waits before each move (0: as fast as it can)",
+    )
     parser.add_argument("--servers", default=",".join(DEFAULT_SERVERS))
     parser.add_argument("--out", type=Path, default=None, help="where to write every round")
     parser.add_argument(
@@ -442,7 +458,9 @@ def main() -> int:
                 for matches in levels:
                     for server in servers:
                         try:
-                            row = load(server, matches, args.seconds, elements, args.settle)
+                            row = load(
+                                server, matches, args.seconds, elements, args.settle, args.think
+                            )
                         except RuntimeError as err:  # one server's round, not the run
                             alive = all(p.poll() is None for p in server.procs)
                             print(

@@ -5,7 +5,7 @@
  *
  *   node load.js --target bgio|service --url http://127.0.0.1:PORT --matches 4
  *       --seconds 8 [--settle 2] --clk-tck 100 --cpu name=PID[,name=PID...]
- *       [--idempotency-keys off] [--device push|poll]
+ *       [--idempotency-keys off] [--device push|poll] [--think MS]
  *
  * bgio: the match is created and both seats joined through the Lobby API (boardgame.io's
  * LobbyClient); each device is boardgame.io's own Client over its SocketIO transport
@@ -25,6 +25,10 @@
  * select, it waits for the frame that gives it its new hand. It never reads. With
  * --device poll (the device before issue 32's seat streams) it follows the public
  * stream and, once it may act again, GETs its view.
+ *
+ * --think MS (default 0: as fast as it can): each device waits MS milliseconds between
+ * learning it may select and sending its move, as a student looks at a hand before
+ * choosing; a move's latency is still counted from its sending.
  *
  * The matches start --settle seconds before the window opens, and new ones start as
  * others finish; only what happens in the window counts: moves sent in it and
@@ -55,6 +59,9 @@ const CLK_TCK = Number(opts['clk-tck'] || 100);
 const KEYS = (opts['idempotency-keys'] || 'on') === 'on';
 // service: push (the seat's own stream carries its view) or poll (public stream + GET)
 const DEVICE = opts.device || 'push';
+// both: milliseconds a device waits before sending each move (0: none)
+const THINK = Number(opts.think || 0);
+const pause = () => (THINK > 0 ? new Promise((r) => setTimeout(r, THINK)) : null);
 const CPU_ROOTS = (opts.cpu || '')
   .split(',')
   .filter(Boolean)
@@ -171,6 +178,7 @@ function bgioTarget() {
         debug: false,
       });
       let sent = null; // {round, stateID, at}
+      let thinking = false; // --think: a move is decided and waits to be sent
       let checked = false;
       let result = 'stopped';
       let done = false;
@@ -209,9 +217,23 @@ function bgioTarget() {
           return;
         }
         if (state.isActive && state.G.selection === null && state.G.hand.length > 0) {
-          sent = { round: state.G.round, stateID: state._stateID, at: performance.now() };
-          stats.moveRequests += 1;
-          client.moves.draft(state.G.hand[0].z);
+          // the client sends a move on the newest state it holds (its stateID): after
+          // --think, that is whatever was pushed meanwhile, as for a student's device
+          const send = (now) => {
+            sent = { round: now.G.round, stateID: now._stateID, at: performance.now() };
+            stats.moveRequests += 1;
+            client.moves.draft(now.G.hand[0].z);
+          };
+          if (THINK <= 0) send(state);
+          else if (!thinking) {
+            thinking = true;
+            setTimeout(() => {
+              thinking = false;
+              const now = client.getState();
+              if (done || stopping || !now || !now.isActive) return;
+              if (now.G.selection === null && now.G.hand.length > 0) send(now);
+            }, THINK);
+          }
         }
       });
       stats.streams += 1;
@@ -353,6 +375,9 @@ function serviceTarget() {
         }
         if (block.to_act.includes(seat)) {
           const card = block.view.you.hand[0].z;
+          const thought = pause();
+          if (thought !== null) await thought;
+          if (stopping) break;
           const at = performance.now();
           stats.moveRequests += 1;
           n += 1;
