@@ -145,9 +145,8 @@ class ProblemApi(Api):  # type: ignore[misc]  # flask-smorest has no type hints
             return
         # flask-smorest's registration without its part in the document: the routes,
         # and the blueprint's api (which answers its requests' flask_smorest.current_api)
-        self._app.extensions["flask-smorest"]["blp_name_to_api"][options.get("name", blp.name)] = (
-            self
-        )
+        name = options.get("name", blp.name)
+        self._app.extensions["flask-smorest"]["blp_name_to_api"][name] = self
         self._app.register_blueprint(blp, **options)
 
 
