@@ -33,6 +33,7 @@ from .games.schemas.common import (
 from .games.schemas.contract import BOOK
 from .games.tokens import Sealer
 from .http import cors, logs
+from .http.documents import DOCUMENTS, Same, document_key
 from .http.errors import ProblemApi, install_error_handlers
 from .http.http_cache import cacheable, compress
 from .http.jsonio import OrjsonProvider
@@ -233,50 +234,68 @@ def create_app(settings: Settings | None = None, **overrides: Any) -> Flask:
     app.register_blueprint(swagger_assets)
     _pages(app)
     api = ProblemApi(app, spec_kwargs={"extra_plugins": [HeadersPlugin()]})
-    api.ma_plugin.converter.add_attribute_function(wire_field2properties)
-    components = api.spec.components
-    for name, scheme in SECURITY_SCHEMES.items():
-        components.security_scheme(name, scheme)
-    for name, spec in HEADERS.items():
-        components.header(name, spec)
-    components.schema("Problem", PROBLEM)
-    components.schema("ProblemDetails", PROBLEM_DETAILS)
-    components.schema("FieldErrors", FIELD_ERRORS)
-    components.schema("DetailRecord", DETAIL_RECORD)
-    components.schema("DealTable", DEAL_TABLE)
-    components.schema("SeatToken", SEAT_TOKEN)
-    components.schema("Callback", callbacks.REGISTERED)
-    components.schema("DeliveryAttempt", callbacks.ATTEMPT)
-    components.schema("Delivery", callbacks.DELIVERY)
-    components.schema("DeliveryLog", callbacks.DELIVERY_LOG)
-    components.schema("OperatorSession", SESSION)
-    components.schema("OperatorSessionList", SESSION_LIST)
-    for name, schema in lti_platforms.SCHEMAS.items():
-        components.schema(name, schema)
-    components.schema("LessonLti", lti_api.LESSON_LTI)
-    for unused in ("PaginationMetadata", "Error"):  # flask-smorest's defaults, unused here
-        components.schemas.pop(unused, None)
+    # the document is written from the configuration and the games, never the settings:
+    # an app built from the same ones serves the document the first such app wrote
+    key = document_key(app.config, ((slug, Same(one.game)) for slug, one in apis.items()))
+    shared = DOCUMENTS.get(key) if key is not None else None
+    if shared is not None:
+        api.adopt(shared)
     install_error_handlers(app)
+    _register(api, apis)
+    if shared is None and key is not None:
+        DOCUMENTS[key] = api.document()
+    install_limits(app, settings)
+    app.extensions["chemgames.api"] = api
+    if settings.due_work and "chemgames.due" in app.extensions:
+        app.extensions["chemgames.runner"] = runner(app, settings.due_poll_ms)
+    return app
 
+
+def _register(api: ProblemApi, apis: Mapping[str, GameApi]) -> None:
+    """Every operation of the contract into the app, and into its document unless the
+    api adopted one: the components first that the operations' schemas refer to (a
+    schema registered before an operation is referred to, not written out in it)."""
+    documented = api.documented
+    components = api.spec.components
+    if documented:
+        api.ma_plugin.converter.add_attribute_function(wire_field2properties)
+        for name, scheme in SECURITY_SCHEMES.items():
+            components.security_scheme(name, scheme)
+        for name, spec in HEADERS.items():
+            components.header(name, spec)
+        components.schema("Problem", PROBLEM)
+        components.schema("ProblemDetails", PROBLEM_DETAILS)
+        components.schema("FieldErrors", FIELD_ERRORS)
+        components.schema("DetailRecord", DETAIL_RECORD)
+        components.schema("DealTable", DEAL_TABLE)
+        components.schema("SeatToken", SEAT_TOKEN)
+        components.schema("Callback", callbacks.REGISTERED)
+        components.schema("DeliveryAttempt", callbacks.ATTEMPT)
+        components.schema("Delivery", callbacks.DELIVERY)
+        components.schema("DeliveryLog", callbacks.DELIVERY_LOG)
+        components.schema("OperatorSession", SESSION)
+        components.schema("OperatorSessionList", SESSION_LIST)
+        for name, schema in lti_platforms.SCHEMAS.items():
+            components.schema(name, schema)
+        components.schema("LessonLti", lti_api.LESSON_LTI)
+        for unused in ("PaginationMetadata", "Error"):  # flask-smorest's defaults, unused here
+            components.schemas.pop(unused, None)
     game_blueprints = [blp for game_api in apis.values() for blp in blueprints(game_api)]
     api.register_blueprint(health)
     api.register_blueprint(make_catalogue(apis))
     api.register_blueprint(operator_blueprint())
     api.register_blueprint(lti_api.make_blueprint())
     api.register_blueprint(lti_api.make_lesson_blueprint())
-    for name, schema in LESSON_COMPONENTS.items():
-        components.schema(name, schema)
+    if documented:
+        for name, schema in LESSON_COMPONENTS.items():
+            components.schema(name, schema)
     api.register_blueprint(lessons_blueprint())
-    # the components derived from the games' declarations (built with their endpoints)
-    for name, schema in sorted(BOOK.schemas.items()):
-        components.schema(name, schema)
+    if documented:
+        # the components derived from the games' declarations (built with their endpoints)
+        for name, schema in sorted(BOOK.schemas.items()):
+            components.schema(name, schema)
     for blp in game_blueprints:
         api.register_blueprint(blp)
-    install_limits(app, settings)
-    app.extensions["chemgames.api"] = api
-    if settings.due_work and "chemgames.due" in app.extensions:
-        app.extensions["chemgames.runner"] = runner(app, settings.due_poll_ms)
-    return app
 
 
 def in_context(app: Flask) -> Callable[[Callable[[], None]], None]:

@@ -12,25 +12,44 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 import schemathesis
+from flask import Flask
 from hypothesis import HealthCheck, settings
 from schemathesis.config import SchemathesisConfig
 from schemathesis.core.parameters import ParameterLocation
 from schemathesis.core.result import Err
 from schemathesis.generation import GenerationMode
+from schemathesis.schemas import BaseSchema
 
 from service import create_app
 
 from .conftest import KEY_A, _local_redis, make_settings
 
 ROOT = Path(__file__).resolve().parent.parent
-CONFIG = SchemathesisConfig.from_path(str(ROOT / "schemathesis.toml"))
-schema = schemathesis.openapi.from_path(str(ROOT / "openapi" / "openapi.json"), config=CONFIG)
 OPERATOR_KEY = "schemathesis-operator-key"
-APP = create_app(make_settings(KEY_A, redis_url=_local_redis(), operator_keys=(OPERATOR_KEY,)))
-# the probes schemathesis sends on its own (the same request without the key, or with
-# another: is the key enforced?) go to the app too
-schema.app = APP
+
+
+@pytest.fixture(scope="module")
+def fuzzed_app() -> Flask:
+    return create_app(make_settings(KEY_A, redis_url=_local_redis(), operator_keys=(OPERATOR_KEY,)))
+
+
+@pytest.fixture(scope="module")
+def contract(fuzzed_app: Flask) -> BaseSchema:
+    """The checked-in contract, loaded where this module runs: schemathesis builds
+    every operation's tests (the coverage phase's cases are computed then) where the
+    schema is loaded, and every xdist worker collects every module, though one runs
+    this one (at collection it cost each worker some 30 s)."""
+    config = SchemathesisConfig.from_path(str(ROOT / "schemathesis.toml"))
+    loaded = schemathesis.openapi.from_path(str(ROOT / "openapi" / "openapi.json"), config=config)
+    # the probes schemathesis sends on its own (the same request without the key, or
+    # with another: is the key enforced?) go to the app too
+    loaded.app = fuzzed_app
+    return loaded
+
+
+schema = schemathesis.pytest.from_fixture("contract")
 
 
 def headers(case: schemathesis.Case[Any]) -> dict[str, str]:
@@ -48,10 +67,12 @@ def headers(case: schemathesis.Case[Any]) -> dict[str, str]:
     return sent
 
 
-def test_the_operator_key_opens_the_operations_that_take_one() -> None:
+def test_the_operator_key_opens_the_operations_that_take_one(
+    contract: BaseSchema, fuzzed_app: Flask
+) -> None:
     """Without it the fuzzing of hosted creation and /v1/operator/* stopped at 401."""
     opened: set[str] = set()
-    for result in schema.get_all_operations():
+    for result in contract.get_all_operations():
         if isinstance(result, Err):
             raise result.err()  # the contract itself does not load
         operation = result.ok()
@@ -62,7 +83,7 @@ def test_the_operator_key_opens_the_operations_that_take_one() -> None:
     assert "GET /v1/operator/sessions" in opened
     assert "DELETE /v1/operator/sessions/{session_id}" in opened
     assert "GET /v1/operator/sessions/{session_id}/deliveries" in opened
-    client = APP.test_client()
+    client = fuzzed_app.test_client()
     listed = client.get(
         "/v1/operator/sessions", headers={"Authorization": f"Bearer {OPERATOR_KEY}"}
     )
@@ -71,13 +92,17 @@ def test_the_operator_key_opens_the_operations_that_take_one() -> None:
 
 @schema.exclude(path_regex="/replay$").parametrize()
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
-def test_the_contract_holds_for_generated_requests(case: schemathesis.Case[Any]) -> None:
-    case.call_and_validate(app=APP, headers=headers(case))
+def test_the_contract_holds_for_generated_requests(
+    case: schemathesis.Case[Any], fuzzed_app: Flask
+) -> None:
+    case.call_and_validate(app=fuzzed_app, headers=headers(case))
 
 
 @schema.include(path_regex="/replay$").parametrize()
 @settings(max_examples=5, deadline=None, suppress_health_check=list(HealthCheck))
-def test_the_contract_holds_for_generated_records(case: schemathesis.Case[Any]) -> None:
+def test_the_contract_holds_for_generated_records(
+    case: schemathesis.Case[Any], fuzzed_app: Flask
+) -> None:
     """A generated record is a large document (steps of events of cards): each takes
     long to make, so fewer of them (the replay is fuzzed field by field in test_fuzz)."""
-    case.call_and_validate(app=APP, headers=headers(case))
+    case.call_and_validate(app=fuzzed_app, headers=headers(case))

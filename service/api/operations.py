@@ -71,6 +71,7 @@ from ..games.schemas.common import (
 )
 from ..games.tokens import Envelope
 from ..http.auth import bearer
+from ..http.documents import Same
 from ..http.jsonio import json_response
 from ..http.parsing import ApiBlueprint as Blueprint
 from ..http.problems import Problem
@@ -642,8 +643,23 @@ class SessionQuerySchema(StrictSchema):
     seat = seat_field(required=False, strict=False)
 
 
+_BUILT: dict[tuple[Same, bool], list[Blueprint]] = {}
+
+
 def blueprints(api: GameApi) -> list[Blueprint]:
-    """Every operation of ``api``'s game, in every mode it is played in."""
+    """Every operation of ``api``'s game, in every mode it is played in: built once per
+    process for what they are built from, and registered by every app the process
+    builds. A view reads its app's settings when it answers, none when it is built;
+    what building reads is the game and how a view is made (``OneMethodView.direct``,
+    which the tests turn off to compare with Flask's way)."""
+    key = (Same(api.game), OneMethodView.direct)
+    built = _BUILT.get(key)
+    if built is None:
+        built = _BUILT[key] = _blueprints(api)
+    return list(built)
+
+
+def _blueprints(api: GameApi) -> list[Blueprint]:
     modes: list[Mode] = [Stateless(api)] if api.stateless else []
     modes.append(Hosted(api))
     extras = tuple(extra_operation(e) for e in api.game.extras)

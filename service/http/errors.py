@@ -14,6 +14,7 @@ from werkzeug.exceptions import HTTPException
 from rules import shapes
 from rules.core import RuleViolation
 
+from .documents import Document
 from .problems import Problem, from_violation
 
 log = logging.getLogger("chemgames.errors")
@@ -122,6 +123,31 @@ class ProblemApi(Api):  # type: ignore[misc]  # flask-smorest has no type hints
     no generic default error response is added to each operation."""
 
     DEFAULT_ERROR_RESPONSE_NAME = None
+
+    documented = True
+    """Whether registering a blueprint writes its operations into :attr:`spec` (not
+    once the spec is another app's document, :meth:`adopt`)."""
+
+    def adopt(self, document: Document) -> None:
+        """Serve ``document``, written by an app built from the same sources
+        (:mod:`service.http.documents`), and write nothing more into it."""
+        self.spec = document.spec
+        self.ma_plugin = document.ma_plugin
+        self.flask_plugin = document.flask_plugin
+        self.documented = False
+
+    def document(self) -> Document:
+        return Document(self.spec, self.ma_plugin, self.flask_plugin)
+
+    def register_blueprint(self, blp: Any, *, parameters: Any = None, **options: Any) -> None:
+        if self.documented:
+            super().register_blueprint(blp, parameters=parameters, **options)
+            return
+        # flask-smorest's registration without its part in the document: the routes,
+        # and the blueprint's api (which answers its requests' flask_smorest.current_api)
+        name = options.get("name", blp.name)
+        self._app.extensions["flask-smorest"]["blp_name_to_api"][name] = self
+        self._app.register_blueprint(blp, **options)
 
 
 def install_error_handlers(app: Flask) -> None:
