@@ -183,17 +183,22 @@ if answer then redis.call('HSET', KEYS[1], ARGV[1], answer) end
 return answer
 """
 
-# KEYS: the session, its channel, its log and its callback's outbox; ARGV[10], ARGV[8]:
-# an answer's field and value; ARGV[12]: how many steps follow (JSON each), added to the
-# log; then how many callback events follow, and the outbox's TTL, then the events.
-# Every Redis command a script calls costs Redis about as much as a small script, so
-# this one reads what it checks in one HMGET and writes the session in one HSET.
+# KEYS: the session, its channel, its log and its callback's outbox. ARGV: the expected
+# version, system?, the token, the deadline, the public facts, the TTL, the message, an
+# answer's value, the new version, the answer's field, finished?, then how many steps
+# (ARGV[12]) and callback events (ARGV[13]) follow, the outbox's TTL, the steps (JSON
+# each) and the events. What it costs Redis is mostly Lua's (bench/README.md,
+# redis-side): each command a script calls costs about as much as a small script, each
+# string made in Lua is hashed whole (about 11 instructions a byte), each tonumber() is a
+# strtod. So it reads what it checks in one HMGET and writes the session in one HSET;
+# compares and passes on the numbers it is given as the strings they are (Python writes
+# them as Lua's %.17g would: canonical integers); and publishes the message as sent.
 _COMMIT = f"""
 local key = KEYS[1]
 local got = redis.call('HMGET', key, 'version', 'deadline_ms', 'finished_ms', ARGV[10])
 local current = got[1]
 if not current then return {{-1, 0}} end
-if tonumber(current) ~= tonumber(ARGV[1]) then
+if current ~= ARGV[1] then
   -- another move committed first: what the move's next attempt needs, read now (the
   -- session as a load reads it, and its key's stored answer), not in round trips more
   local t = redis.call('TIME')
@@ -208,8 +213,7 @@ if ARGV[2] == '0' and got[2] and got[2] ~= '' then
   now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
   if now >= tonumber(got[2]) then return {{2, tonumber(current)}} end
 end
-local new = tonumber(ARGV[9])
-local fields = {{'version', new, 'token', ARGV[3], 'deadline_ms', ARGV[4], 'public', ARGV[5]}}
+local fields = {{'version', ARGV[9], 'token', ARGV[3], 'deadline_ms', ARGV[4], 'public', ARGV[5]}}
 if ARGV[11] == '1' and not got[3] then
   if not now then
     local t = redis.call('TIME')
@@ -221,25 +225,35 @@ if ARGV[10] ~= '' then
   fields[#fields + 1], fields[#fields + 2] = ARGV[10], ARGV[8]
 end
 redis.call('HSET', key, unpack(fields))
-redis.call('EXPIRE', key, tonumber(ARGV[6]))
-local n = tonumber(ARGV[12])
-if n > 0 then redis.call('RPUSH', KEYS[3], unpack(ARGV, 13, 12 + n)) end
-redis.call('EXPIRE', KEYS[3], tonumber(ARGV[6]))
-local m = tonumber(ARGV[13 + n])
-if m > 0 then
+redis.call('EXPIRE', key, ARGV[6])
+if ARGV[13] == '0' then
+  -- no callback events: the steps are the last arguments
+  if ARGV[12] ~= '0' then redis.call('RPUSH', KEYS[3], unpack(ARGV, 15)) end
+else
+  local n, m = tonumber(ARGV[12]), tonumber(ARGV[13])
+  if n > 0 then redis.call('RPUSH', KEYS[3], unpack(ARGV, 15, 14 + n)) end
   redis.call('RPUSH', KEYS[4], unpack(ARGV, 15 + n, 14 + n + m))
-  redis.call('EXPIRE', KEYS[4], tonumber(ARGV[14 + n]))
+  redis.call('EXPIRE', KEYS[4], ARGV[14])
 end
+redis.call('EXPIRE', KEYS[3], ARGV[6])
 if ARGV[7] ~= '' then
-  -- the message (a JSON object) carries the sealed token just stored as `sealed`, so a
-  -- seat's stream builds its view without reading the session back (the token is
-  -- base64url: nothing to escape); public streams drop it (sessions/blueprint.py)
-  local message = string.sub(ARGV[7], 1, -2) .. ',"sealed":"' .. ARGV[3] .. '"}}'
-  if {_SHARDED} then redis.call('SPUBLISH', KEYS[2], message)
-  else redis.call('PUBLISH', KEYS[2], message) end
+  if {_SHARDED} then redis.call('SPUBLISH', KEYS[2], ARGV[7])
+  else redis.call('PUBLISH', KEYS[2], ARGV[7]) end
 end
-return {{1, new}}
+return {{1, ARGV[9]}}
 """
+
+
+def published(message: dict[str, Any], token: str) -> bytes:
+    """A commit's message as its channel carries it: the message (a JSON object) with the
+    sealed token just stored as ``sealed``, so a seat's stream builds its view without
+    reading the session back (the token is base64url: nothing to escape); public streams
+    drop it (sessions/blueprint.py).
+
+    >>> published({"version": 2}, "dG9r")
+    b'{"version":2,"sealed":"dG9r"}'
+    """
+    return b'%s,"sealed":"%s"}' % (orjson.dumps(message)[:-1], token.encode())
 
 
 @dataclass(frozen=True)
@@ -765,15 +779,15 @@ class SessionStore:
             "" if deadline_ms is None else deadline_ms,
             orjson.dumps(public),
             ttl or self.ttl,
-            orjson.dumps(message) if message else "",
+            published(message, token) if message else "",
             pack(idem[3], self.answers_dictionary) if idem else "",
             version,
             self.idem_field(idem[0], idem[1], idem[2]) if idem else "",
             "1" if finished else "0",
             len(logged),
-            *logged,
             len(events),
             outbox_ttl,
+            *logged,
             *events,
         ]
         if self.wait_replicas:
