@@ -71,6 +71,15 @@ return {{redis.call('HMGET', KEYS[1], {_FIELD_NAMES}, unpack(ARGV)),
 
 _TIME = "redis.call('TIME')"
 
+# A load's clock (and whether its node has sharded pub/sub), read in one transaction with
+# the session's HMGET (:meth:`SessionStore._loaded`): the same instant, as _LOAD reads
+# them, with the session's fields sent straight to the client rather than through Lua
+# (each string a script gets is hashed whole, the token a kilobyte and more)
+_CLOCK = f"""
+local t = redis.call('TIME')
+return {{t[1], t[2], {_SHARDED} and 1 or 0}}
+"""
+
 # KEYS[1]: the session; ARGV[1]: an Idempotency-Key's field (its stored answer, or false)
 _PEEK = "return redis.call('HGET', KEYS[1], ARGV[1])"
 
@@ -431,12 +440,42 @@ class SessionStore:
 
     def load(self, session_id: str) -> tuple[Session | None, int]:
         """The session (None if absent) and its node's clock, in one round trip (one
-        packed script call, as :meth:`load_after`'s, except on a cluster)."""
+        transaction, as :meth:`load_after`'s, except on a cluster)."""
         if self.backend.kind == "cluster":
             loaded = self._script(_LOAD)(keys=[self.key(session_id)])
         else:
-            (loaded,) = self._run([(_LOAD, [self.key(session_id)], [])])
+            loaded = self._loaded(self.key(session_id), (_CLOCK, [], []), [])[1]
         return self._session(session_id, loaded)
+
+    def _loaded(
+        self, key: str, clock: tuple[str, list[Any], list[Any]], more: list[Any]
+    ) -> tuple[list[Any], list[Any]]:
+        """``clock`` (a script call answering :data:`_CLOCK`'s array last, or as its
+        answer) and the session's fields and ``more`` fields, in one transaction: the
+        script's answers before the clock, and the session as :data:`_LOAD` answers it."""
+        source, keys, args = clock
+        commands: list[Sequence[Any]] = [
+            ("MULTI",),
+            ("EVALSHA", self._sha(source), len(keys), *keys, *args),
+            ("HMGET", key, *FIELDS, *more),
+            ("EXEC",),
+        ]
+        for attempt in range(2):
+            replies = execute(self.redis, commands)
+            for reply in replies:
+                if isinstance(reply, Exception):
+                    raise reply
+            answer, values = replies[-1]
+            if isinstance(answer, NoScriptError) and not attempt:
+                # a restarted server lost its scripts: nothing was counted, the HMGET
+                # only read; loaded, the whole transaction again
+                self.redis.script_load(source)
+                continue
+            if isinstance(answer, Exception):
+                raise answer
+            break
+        *answers, (seconds, micros, sharded) = answer if source is not _CLOCK else [answer]
+        return answers, [values, seconds, micros, sharded]
 
     @property
     def peeks(self) -> bool:
@@ -457,7 +496,8 @@ class SessionStore:
         self, session_id: str, calls: Sequence[tuple[str, list[Any], list[Any]]]
     ) -> tuple[Session | None, int, list[Any]]:
         """:meth:`load`, after other scripts (source, keys, arguments), all in the same
-        round trip: one script (:func:`merged`), atomically, on one server or a
+        round trip: one script (:func:`merged`, which reads the load's clock too) and
+        the session's HMGET in one transaction, atomically, on one server or a
         Sentinel's primary (never a cluster, whose keys live on several nodes). Their
         answers come third.
 
@@ -465,15 +505,12 @@ class SessionStore:
         its one HMGET: its answer is the same, and Redis runs one command and one
         script less (each costs it about as much as a small script)."""
         key = self.key(session_id)
-        load: tuple[str, list[Any], list[Any]] = (_LOAD, [key], [])
+        more: list[Any] = []
         peeked = bool(calls) and calls[-1][0] is _PEEK and calls[-1][1] == [key]
         if peeked:
-            *calls, (_, _, field) = calls
-            load = (_LOAD, [key], field)
-        if calls:
-            ((*answers, loaded),) = self._run([merge([*calls, load])])
-        else:
-            answers, (loaded,) = [], self._run([load])
+            *calls, (_, _, more) = calls
+        clock = merge([*calls, (_CLOCK, [], [])]) if calls else (_CLOCK, [], [])
+        answers, loaded = self._loaded(key, clock, more)
         if peeked:
             answers.append(loaded[0][len(FIELDS)])
         session, now = self._session(session_id, loaded)
