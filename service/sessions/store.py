@@ -85,52 +85,56 @@ _PEEK = "return redis.call('HGET', KEYS[1], ARGV[1])"
 
 
 @functools.cache
-def merged(sources: tuple[str, ...]) -> str:
+def merged(sources: tuple[str, ...], shapes: tuple[tuple[int, int], ...]) -> str:
     """One script that runs the scripts ``sources`` in turn, each on its own keys and
-    arguments, and answers the array of their answers: several calls in one EVALSHA.
+    arguments (``shapes``: how many of each), and answers the array of their answers:
+    several calls in one EVALSHA.
 
-    Its ARGV starts with each call's number of keys and of arguments; then come the
-    calls' keys (KEYS) and arguments, in order (:func:`merge`). Each script is a
-    function of its own KEYS and ARGV, and they share one reading of the clock (each
+    Its KEYS and ARGV are the calls' keys and arguments, in order (:func:`merge`); each
+    call's are named by their places in them, written into the script (a count read
+    from ARGV would cost Redis a tonumber(), a strtod, each). Each script is a function
+    of its own KEYS and ARGV, and they share one reading of the clock (each
     ``redis.call('TIME')`` of theirs: a command called from a script costs Redis about
     as much as a small script).
 
-    >>> print(merged(("return redis.call('TIME')",))[:80])
+    >>> print(merged(("return redis.call('TIME')", "return ARGV[1]"), ((0, 0), (1, 1))))
     local clock = redis.call('TIME')
     local function script0(KEYS, ARGV)
     return clock
+    end
+    local function script1(KEYS, ARGV)
+    return ARGV[1]
+    end
+    local answers = {}
+    answers[1] = script0({}, {})
+    answers[2] = script1({KEYS[1]}, {ARGV[1]})
+    return answers
+    <BLANKLINE>
     """
     distinct = list(dict.fromkeys(sources))
     functions = "".join(
         f"local function script{n}(KEYS, ARGV)\n{source.replace(_TIME, 'clock')}\nend\n"
         for n, source in enumerate(distinct)
     )
-    order = ", ".join(f"script{distinct.index(source)}" for source in sources)
     clock = f"local clock = {_TIME}\n" if any(_TIME in source for source in distinct) else ""
-    return f"""{clock}{functions}local calls = {{{order}}}
-local answers, k, a = {{}}, 0, {2 * len(sources)}
-for i = 1, {len(sources)} do
-  local nk, na = tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i])
-  local keys, args = {{}}, {{}}
-  for j = 1, nk do keys[j] = KEYS[k + j] end
-  for j = 1, na do args[j] = ARGV[a + j] end
-  k, a = k + nk, a + na
-  answers[i] = calls[i](keys, args)
-end
-return answers
-"""
+    calls, k, a = [], 0, 0
+    for n, (source, (nk, na)) in enumerate(zip(sources, shapes, strict=True)):
+        keys = ", ".join(f"KEYS[{k + j}]" for j in range(1, nk + 1))
+        args = ", ".join(f"ARGV[{a + j}]" for j in range(1, na + 1))
+        calls.append(f"answers[{n + 1}] = script{distinct.index(source)}({{{keys}}}, {{{args}}})\n")
+        k, a = k + nk, a + na
+    return f"{clock}{functions}local answers = {{}}\n{''.join(calls)}return answers\n"
 
 
 def merge(calls: Sequence[tuple[str, list[Any], list[Any]]]) -> tuple[str, list[Any], list[Any]]:
     """Script calls (source, keys, arguments) as one call of their :func:`merged` script."""
-    counts: list[Any] = []
     keys: list[Any] = []
     args: list[Any] = []
     for _, k, a in calls:
-        counts += (len(k), len(a))
         keys += k
         args += a
-    return merged(tuple(source for source, _, _ in calls)), keys, [*counts, *args]
+    sources = tuple(source for source, _, _ in calls)
+    return merged(sources, tuple((len(k), len(a)) for _, k, a in calls)), keys, args
 
 
 _NOW = """
