@@ -154,8 +154,8 @@ def _retry(
 # window in ms. Answers: allowed (1/0), remaining, reset ms, retry-after ms, and the index
 # of the limit that binds (fewest remaining, or the one that refused).
 _SCRIPT = """
-local now = tonumber(ARGV[1])
-if not now then
+local now
+if ARGV[1] ~= '' then now = tonumber(ARGV[1]) else
   local t = redis.call('TIME')
   now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
@@ -197,9 +197,16 @@ for i = 1, n do
   if refused == 0 then
     if cost > 0 then
       c = c + cost
-      redis.call('HSET', KEYS[i], 'w', index, 'c', c, 'p', p)
-      -- set once a window: it keeps the count past the next window's end
-      if fresh then redis.call('PEXPIRE', KEYS[i], 2 * window) end
+      if fresh then
+        redis.call('HSET', KEYS[i], 'w', index, 'c', c, 'p', p)
+        -- set once a window: it keeps the count past the next window's end
+        redis.call('PEXPIRE', KEYS[i], 2 * window)
+      else
+        -- the same window: only its count moves, by the cost as it was sent (a Lua
+        -- number handed to Redis is formatted with snprintf, each a few thousand
+        -- instructions of the server's)
+        redis.call('HINCRBY', KEYS[i], 'c', ARGV[2])
+      end
     end
     remaining = math.floor(amount - weighted - cost)
     if remaining < 0 then remaining = 0 end

@@ -71,57 +71,70 @@ return {{redis.call('HMGET', KEYS[1], {_FIELD_NAMES}, unpack(ARGV)),
 
 _TIME = "redis.call('TIME')"
 
+# A load's clock (and whether its node has sharded pub/sub), read in one transaction with
+# the session's HMGET (:meth:`SessionStore._loaded`): the same instant, as _LOAD reads
+# them, with the session's fields sent straight to the client rather than through Lua
+# (each string a script gets is hashed whole, the token a kilobyte and more)
+_CLOCK = f"""
+local t = redis.call('TIME')
+return {{t[1], t[2], {_SHARDED} and 1 or 0}}
+"""
+
 # KEYS[1]: the session; ARGV[1]: an Idempotency-Key's field (its stored answer, or false)
 _PEEK = "return redis.call('HGET', KEYS[1], ARGV[1])"
 
 
 @functools.cache
-def merged(sources: tuple[str, ...]) -> str:
+def merged(sources: tuple[str, ...], shapes: tuple[tuple[int, int], ...]) -> str:
     """One script that runs the scripts ``sources`` in turn, each on its own keys and
-    arguments, and answers the array of their answers: several calls in one EVALSHA.
+    arguments (``shapes``: how many of each), and answers the array of their answers:
+    several calls in one EVALSHA.
 
-    Its ARGV starts with each call's number of keys and of arguments; then come the
-    calls' keys (KEYS) and arguments, in order (:func:`merge`). Each script is a
-    function of its own KEYS and ARGV, and they share one reading of the clock (each
+    Its KEYS and ARGV are the calls' keys and arguments, in order (:func:`merge`); each
+    call's are named by their places in them, written into the script (a count read
+    from ARGV would cost Redis a tonumber(), a strtod, each). Each script is a function
+    of its own KEYS and ARGV, and they share one reading of the clock (each
     ``redis.call('TIME')`` of theirs: a command called from a script costs Redis about
     as much as a small script).
 
-    >>> print(merged(("return redis.call('TIME')",))[:80])
+    >>> print(merged(("return redis.call('TIME')", "return ARGV[1]"), ((0, 0), (1, 1))))
     local clock = redis.call('TIME')
     local function script0(KEYS, ARGV)
     return clock
+    end
+    local function script1(KEYS, ARGV)
+    return ARGV[1]
+    end
+    local answers = {}
+    answers[1] = script0({}, {})
+    answers[2] = script1({KEYS[1]}, {ARGV[1]})
+    return answers
+    <BLANKLINE>
     """
     distinct = list(dict.fromkeys(sources))
     functions = "".join(
         f"local function script{n}(KEYS, ARGV)\n{source.replace(_TIME, 'clock')}\nend\n"
         for n, source in enumerate(distinct)
     )
-    order = ", ".join(f"script{distinct.index(source)}" for source in sources)
     clock = f"local clock = {_TIME}\n" if any(_TIME in source for source in distinct) else ""
-    return f"""{clock}{functions}local calls = {{{order}}}
-local answers, k, a = {{}}, 0, {2 * len(sources)}
-for i = 1, {len(sources)} do
-  local nk, na = tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i])
-  local keys, args = {{}}, {{}}
-  for j = 1, nk do keys[j] = KEYS[k + j] end
-  for j = 1, na do args[j] = ARGV[a + j] end
-  k, a = k + nk, a + na
-  answers[i] = calls[i](keys, args)
-end
-return answers
-"""
+    calls, k, a = [], 0, 0
+    for n, (source, (nk, na)) in enumerate(zip(sources, shapes, strict=True)):
+        keys = ", ".join(f"KEYS[{k + j}]" for j in range(1, nk + 1))
+        args = ", ".join(f"ARGV[{a + j}]" for j in range(1, na + 1))
+        calls.append(f"answers[{n + 1}] = script{distinct.index(source)}({{{keys}}}, {{{args}}})\n")
+        k, a = k + nk, a + na
+    return f"{clock}{functions}local answers = {{}}\n{''.join(calls)}return answers\n"
 
 
 def merge(calls: Sequence[tuple[str, list[Any], list[Any]]]) -> tuple[str, list[Any], list[Any]]:
     """Script calls (source, keys, arguments) as one call of their :func:`merged` script."""
-    counts: list[Any] = []
     keys: list[Any] = []
     args: list[Any] = []
     for _, k, a in calls:
-        counts += (len(k), len(a))
         keys += k
         args += a
-    return merged(tuple(source for source, _, _ in calls)), keys, [*counts, *args]
+    sources = tuple(source for source, _, _ in calls)
+    return merged(sources, tuple((len(k), len(a)) for _, k, a in calls)), keys, args
 
 
 _NOW = """
@@ -183,17 +196,22 @@ if answer then redis.call('HSET', KEYS[1], ARGV[1], answer) end
 return answer
 """
 
-# KEYS: the session, its channel, its log and its callback's outbox; ARGV[10], ARGV[8]:
-# an answer's field and value; ARGV[12]: how many steps follow (JSON each), added to the
-# log; then how many callback events follow, and the outbox's TTL, then the events.
-# Every Redis command a script calls costs Redis about as much as a small script, so
-# this one reads what it checks in one HMGET and writes the session in one HSET.
+# KEYS: the session, its channel, its log and its callback's outbox. ARGV: the expected
+# version, system?, the token, the deadline, the public facts, the TTL, the message, an
+# answer's value, the new version, the answer's field, finished?, then how many steps
+# (ARGV[12]) and callback events (ARGV[13]) follow, the outbox's TTL, the steps (JSON
+# each) and the events. What it costs Redis is mostly Lua's (bench/README.md,
+# redis-side): each command a script calls costs about as much as a small script, each
+# string made in Lua is hashed whole (about 11 instructions a byte), each tonumber() is a
+# strtod. So it reads what it checks in one HMGET and writes the session in one HSET;
+# compares and passes on the numbers it is given as the strings they are (Python writes
+# them as Lua's %.17g would: canonical integers); and publishes the message as sent.
 _COMMIT = f"""
 local key = KEYS[1]
 local got = redis.call('HMGET', key, 'version', 'deadline_ms', 'finished_ms', ARGV[10])
 local current = got[1]
 if not current then return {{-1, 0}} end
-if tonumber(current) ~= tonumber(ARGV[1]) then
+if current ~= ARGV[1] then
   -- another move committed first: what the move's next attempt needs, read now (the
   -- session as a load reads it, and its key's stored answer), not in round trips more
   local t = redis.call('TIME')
@@ -208,8 +226,7 @@ if ARGV[2] == '0' and got[2] and got[2] ~= '' then
   now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
   if now >= tonumber(got[2]) then return {{2, tonumber(current)}} end
 end
-local new = tonumber(ARGV[9])
-local fields = {{'version', new, 'token', ARGV[3], 'deadline_ms', ARGV[4], 'public', ARGV[5]}}
+local fields = {{'version', ARGV[9], 'token', ARGV[3], 'deadline_ms', ARGV[4], 'public', ARGV[5]}}
 if ARGV[11] == '1' and not got[3] then
   if not now then
     local t = redis.call('TIME')
@@ -221,25 +238,35 @@ if ARGV[10] ~= '' then
   fields[#fields + 1], fields[#fields + 2] = ARGV[10], ARGV[8]
 end
 redis.call('HSET', key, unpack(fields))
-redis.call('EXPIRE', key, tonumber(ARGV[6]))
-local n = tonumber(ARGV[12])
-if n > 0 then redis.call('RPUSH', KEYS[3], unpack(ARGV, 13, 12 + n)) end
-redis.call('EXPIRE', KEYS[3], tonumber(ARGV[6]))
-local m = tonumber(ARGV[13 + n])
-if m > 0 then
+redis.call('EXPIRE', key, ARGV[6])
+if ARGV[13] == '0' then
+  -- no callback events: the steps are the last arguments
+  if ARGV[12] ~= '0' then redis.call('RPUSH', KEYS[3], unpack(ARGV, 15)) end
+else
+  local n, m = tonumber(ARGV[12]), tonumber(ARGV[13])
+  if n > 0 then redis.call('RPUSH', KEYS[3], unpack(ARGV, 15, 14 + n)) end
   redis.call('RPUSH', KEYS[4], unpack(ARGV, 15 + n, 14 + n + m))
-  redis.call('EXPIRE', KEYS[4], tonumber(ARGV[14 + n]))
+  redis.call('EXPIRE', KEYS[4], ARGV[14])
 end
+redis.call('EXPIRE', KEYS[3], ARGV[6])
 if ARGV[7] ~= '' then
-  -- the message (a JSON object) carries the sealed token just stored as `sealed`, so a
-  -- seat's stream builds its view without reading the session back (the token is
-  -- base64url: nothing to escape); public streams drop it (sessions/blueprint.py)
-  local message = string.sub(ARGV[7], 1, -2) .. ',"sealed":"' .. ARGV[3] .. '"}}'
-  if {_SHARDED} then redis.call('SPUBLISH', KEYS[2], message)
-  else redis.call('PUBLISH', KEYS[2], message) end
+  if {_SHARDED} then redis.call('SPUBLISH', KEYS[2], ARGV[7])
+  else redis.call('PUBLISH', KEYS[2], ARGV[7]) end
 end
-return {{1, new}}
+return {{1, ARGV[9]}}
 """
+
+
+def published(message: dict[str, Any], token: str) -> bytes:
+    """A commit's message as its channel carries it: the message (a JSON object) with the
+    sealed token just stored as ``sealed``, so a seat's stream builds its view without
+    reading the session back (the token is base64url: nothing to escape); public streams
+    drop it (sessions/blueprint.py).
+
+    >>> published({"version": 2}, "dG9r")
+    b'{"version":2,"sealed":"dG9r"}'
+    """
+    return b'%s,"sealed":"%s"}' % (orjson.dumps(message)[:-1], token.encode())
 
 
 @dataclass(frozen=True)
@@ -417,12 +444,42 @@ class SessionStore:
 
     def load(self, session_id: str) -> tuple[Session | None, int]:
         """The session (None if absent) and its node's clock, in one round trip (one
-        packed script call, as :meth:`load_after`'s, except on a cluster)."""
+        transaction, as :meth:`load_after`'s, except on a cluster)."""
         if self.backend.kind == "cluster":
             loaded = self._script(_LOAD)(keys=[self.key(session_id)])
         else:
-            (loaded,) = self._run([(_LOAD, [self.key(session_id)], [])])
+            loaded = self._loaded(self.key(session_id), (_CLOCK, [], []), [])[1]
         return self._session(session_id, loaded)
+
+    def _loaded(
+        self, key: str, clock: tuple[str, list[Any], list[Any]], more: list[Any]
+    ) -> tuple[list[Any], list[Any]]:
+        """``clock`` (a script call answering :data:`_CLOCK`'s array last, or as its
+        answer) and the session's fields and ``more`` fields, in one transaction: the
+        script's answers before the clock, and the session as :data:`_LOAD` answers it."""
+        source, keys, args = clock
+        commands: list[Sequence[Any]] = [
+            ("MULTI",),
+            ("EVALSHA", self._sha(source), len(keys), *keys, *args),
+            ("HMGET", key, *FIELDS, *more),
+            ("EXEC",),
+        ]
+        for attempt in range(2):
+            replies = execute(self.redis, commands)
+            for reply in replies:
+                if isinstance(reply, Exception):
+                    raise reply
+            answer, values = replies[-1]
+            if isinstance(answer, NoScriptError) and not attempt:
+                # a restarted server lost its scripts: nothing was counted, the HMGET
+                # only read; loaded, the whole transaction again
+                self.redis.script_load(source)
+                continue
+            if isinstance(answer, Exception):
+                raise answer
+            break
+        *answers, (seconds, micros, sharded) = answer if source is not _CLOCK else [answer]
+        return answers, [values, seconds, micros, sharded]
 
     @property
     def peeks(self) -> bool:
@@ -443,7 +500,8 @@ class SessionStore:
         self, session_id: str, calls: Sequence[tuple[str, list[Any], list[Any]]]
     ) -> tuple[Session | None, int, list[Any]]:
         """:meth:`load`, after other scripts (source, keys, arguments), all in the same
-        round trip: one script (:func:`merged`), atomically, on one server or a
+        round trip: one script (:func:`merged`, which reads the load's clock too) and
+        the session's HMGET in one transaction, atomically, on one server or a
         Sentinel's primary (never a cluster, whose keys live on several nodes). Their
         answers come third.
 
@@ -451,15 +509,12 @@ class SessionStore:
         its one HMGET: its answer is the same, and Redis runs one command and one
         script less (each costs it about as much as a small script)."""
         key = self.key(session_id)
-        load: tuple[str, list[Any], list[Any]] = (_LOAD, [key], [])
+        more: list[Any] = []
         peeked = bool(calls) and calls[-1][0] is _PEEK and calls[-1][1] == [key]
         if peeked:
-            *calls, (_, _, field) = calls
-            load = (_LOAD, [key], field)
-        if calls:
-            ((*answers, loaded),) = self._run([merge([*calls, load])])
-        else:
-            answers, (loaded,) = [], self._run([load])
+            *calls, (_, _, more) = calls
+        clock = merge([*calls, (_CLOCK, [], [])]) if calls else (_CLOCK, [], [])
+        answers, loaded = self._loaded(key, clock, more)
         if peeked:
             answers.append(loaded[0][len(FIELDS)])
         session, now = self._session(session_id, loaded)
@@ -765,15 +820,15 @@ class SessionStore:
             "" if deadline_ms is None else deadline_ms,
             orjson.dumps(public),
             ttl or self.ttl,
-            orjson.dumps(message) if message else "",
+            published(message, token) if message else "",
             pack(idem[3], self.answers_dictionary) if idem else "",
             version,
             self.idem_field(idem[0], idem[1], idem[2]) if idem else "",
             "1" if finished else "0",
             len(logged),
-            *logged,
             len(events),
             outbox_ttl,
+            *logged,
             *events,
         ]
         if self.wait_replicas:
