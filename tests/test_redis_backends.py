@@ -8,6 +8,7 @@ nobody else's, and an unreachable cluster or Sentinel answering 503, not 500.
 
 from __future__ import annotations
 
+import os
 import queue
 import select
 import subprocess
@@ -204,6 +205,38 @@ def test_a_pooled_connection_already_connected_goes_straight_to_its_command() ->
         assert client.ping() and client.ping()
         assert _CountingRetry.calls == 2, "one per command, none to find it connected"
         assert isinstance(pool.pool, queue.LifoQueue)  # not under gevent: the standard one
+    finally:
+        client.close()
+        pool.disconnect()
+
+
+@pytest.mark.redis
+def test_a_pool_made_before_a_fork_is_made_anew_in_the_child() -> None:
+    """The pool asks the process's id as a fork hook keeps it, not at every connection:
+    a child of os.fork still never uses its parent's connections (redis-py's reset), and
+    the parent keeps its own."""
+    pool = Pool.from_url("redis://127.0.0.1:6379/15", max_connections=2, protocol=2)
+    client = redis.Redis(connection_pool=pool)
+    try:
+        assert client.client_id()
+        parents = pool.get_connection()
+        pool.release(parents)
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: report, then leave at once (no pytest teardown here)
+            try:
+                conn = pool.get_connection()
+                made_anew = conn is not parents and pool.pid == os.getpid()
+                os.write(write, b"%d %d" % (made_anew, client.client_id()))
+            finally:
+                os._exit(0)
+        os.close(write)
+        os.waitpid(pid, 0)
+        answer, child_id = os.read(read, 100).split()
+        os.close(read)
+        assert answer == b"1", "the child took a connection made in its parent"
+        assert int(child_id) != client.client_id(), "the child spoke on the parent's connection"
+        assert pool.get_connection() is parents  # the parent's pool was left alone
     finally:
         client.close()
         pool.disconnect()

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 import queue
 import select
 import ssl
@@ -171,6 +172,19 @@ def _connected_skips_retry(connection_class: Any) -> Any:
     return type(connection_class.__name__, (connection_class,), {"connect": connect})
 
 
+_pid = os.getpid()
+
+
+def _forked() -> None:
+    global _pid
+    _pid = os.getpid()
+
+
+# A child of os.fork (gunicorn's workers, multiprocessing) learns its own id here, so
+# the pools below need not ask the system for it at every connection taken and returned.
+os.register_at_fork(after_in_child=_forked)
+
+
 class Pool(redis.BlockingConnectionPool):
     """redis-py's pool that waits for a free connection, made cheaper to take from.
 
@@ -189,6 +203,13 @@ class Pool(redis.BlockingConnectionPool):
                 kwargs["queue_class"] = queue.LifoQueue
         super().__init__(*args, **kwargs)  # type: ignore[no-untyped-call]
         self.connection_class = _connected_skips_retry(self.connection_class)
+
+    def _checkpid(self) -> None:
+        """redis-py's fork check (a pool made before a fork is reset in the child),
+        asking ``os.getpid()`` only when a fork since the pool was made may have
+        changed it: this process's id as the fork hook above keeps it."""
+        if self.pid != _pid:
+            super()._checkpid()
 
     def _lean(self) -> bool:
         """Whether this pool may be taken from without redis-py's extras: no client-side
