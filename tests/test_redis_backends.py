@@ -344,6 +344,50 @@ def test_in_a_gevent_worker_commands_are_written_whole_small_or_large() -> None:
     assert _under_gevent(code).split("\n")[:2] == [f"[b'OK', {size}, b'PONG']", f"[{size}] 1"]
 
 
+def test_in_a_gevent_worker_each_answer_is_waited_for_at_most_the_timeout() -> None:
+    """Under gevent an answer's wait is bounded by one deadline kept with the
+    connection, armed afresh for each wait: answers 0.3 s late, four in a row, all come
+    under a 0.5 s timeout; a server that stops answering is a redis.TimeoutError after
+    about 0.5 s (not retried), and the socket keeps its timeout in between."""
+    code = (
+        "from gevent import monkey; monkey.patch_all()\n"
+        "import time, gevent, redis\n"
+        "from gevent.server import StreamServer\n"
+        "from service.base.redis_client import RedisBackend, execute\n"
+        "mode = {'delay': 0.0, 'silent': False}\n"
+        "def handle(sock, addr):\n"
+        "    while data := sock.recv(65536):\n"
+        "        if not mode['silent']:\n"
+        "            gevent.sleep(mode['delay'])\n"
+        "            sock.sendall(b'+OK\\r\\n' * data.count(b'*'))\n"
+        "server = StreamServer(('127.0.0.1', 0), handle)\n"
+        "server.start()\n"
+        "url = f'redis://127.0.0.1:{server.server_port}/0'\n"
+        "client = RedisBackend(url, timeout=0.5).client\n"
+        "print(execute(client, [('PING',)]))\n"
+        "mode['delay'] = 0.3\n"
+        "started = time.monotonic()\n"
+        "print([execute(client, [('PING',)]) for _ in range(4)])\n"
+        "print('late', time.monotonic() - started > 1.1)\n"
+        "conn = client.connection_pool.get_connection()\n"
+        "print('timeout', conn._sock.gettimeout())\n"
+        "client.connection_pool.release(conn)\n"
+        "mode['silent'] = True\n"
+        "started = time.monotonic()\n"
+        "try:\n"
+        "    execute(client, [('PING',)])\n"
+        "except redis.TimeoutError:\n"
+        "    print('timed out', 0.4 < time.monotonic() - started < 1.5)\n"
+    )
+    assert _under_gevent(code).split("\n")[:5] == [
+        "[b'OK']",
+        "[[b'OK'], [b'OK'], [b'OK'], [b'OK']]",
+        "late True",
+        "timeout 0.5",
+        "timed out True",
+    ]
+
+
 def test_commands_sent_in_one_write_are_answered_in_order(redis_url: str) -> None:
     """execute(): replies read straight off the socket (RESP2), in several reads when
     they are large, a refused command's error in its place, the rest run, and the
