@@ -29,7 +29,10 @@ class Deadline:
         self.seconds = seconds
         self.expired = expired
         self.thrown: BaseException | None = None
-        self._timer: Any = get_hub().loop.timer(seconds, seconds)
+        # priority -1, as gevent.Timeout's: when the loop finds both due at once (it ran
+        # late), the awaited event's callback runs first and the wait ends with it,
+        # rather than a timeout the waiter did not wait out
+        self._timer: Any = get_hub().loop.timer(seconds, seconds, priority=-1)
 
     def start(self) -> None:
         self.thrown = None
