@@ -754,3 +754,63 @@ def test_ctrl_c_on_make_serve_exits_quietly(tmp_path: Path) -> None:
         os.killpg(proc.pid, 0)
     assert not _running(redis_pid)  # nor the embedded Redis
     assert not Path(socket_dir.group(1)).exists()  # nor its socket folder
+
+
+def _read_answer(sock: socket.socket) -> bytes:
+    """One answer with a Content-Length, read off a kept-alive connection."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(4096)
+        assert chunk, "the server closed the connection before answering"
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = int(re.search(rb"(?i)\r\ncontent-length: *(\d+)", head)[1])  # type: ignore[index]
+    while len(body) < length:
+        body += sock.recv(4096)
+    return head
+
+
+def test_a_kept_alive_connection_waits_keepalive_seconds_for_each_request(
+    redis_url: str,
+) -> None:
+    """The worker's one timer per connection (KeepAlive) bounds each wait for a
+    request's head as gunicorn's Timeout per request did: started again for every
+    request (three requests 0.6 s apart outlive a 1 s keepalive), and a connection
+    idle, or trickling a head, for longer is closed without an answer."""
+    ask = b"GET /healthz HTTP/1.1\r\nHost: a\r\n\r\n"
+    with serve(redis_url, GUNICORN_CMD_ARGS="--keep-alive 1") as port:
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            for _ in range(3):
+                sock.sendall(ask)
+                assert _read_answer(sock).startswith(b"HTTP/1.1 200")
+                time.sleep(0.6)
+            started = time.monotonic()
+            assert sock.recv(4096) == b"", "an idle connection outlived keepalive"
+            assert time.monotonic() - started < 3
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            sock.sendall(b"GET /healthz HTTP/1.1\r\n")  # and never the rest
+            started = time.monotonic()
+            assert sock.recv(4096) == b""
+            assert 0.5 < time.monotonic() - started < 3
+
+
+def test_keep_alive_timer_is_reused_and_lets_other_errors_through() -> None:
+    import gevent
+
+    keep_alive = runpy.run_path(str(ROOT / "gunicorn.conf.py"))["KeepAlive"]
+    waits = keep_alive(0.3)
+    for _ in range(3):  # armed again for each wait: 0.2 s each, never expired
+        with waits:
+            gevent.sleep(0.2)
+    for _ in range(2):  # expired, then armed again: the whole bound each time
+        started = time.monotonic()
+        with waits:
+            gevent.sleep(5)
+        assert 0.25 < time.monotonic() - started < 2
+    with pytest.raises(ValueError), waits:
+        raise ValueError("not the timer's")
+    with pytest.raises(gevent.Timeout), waits:  # another timeout is not swallowed
+        raise gevent.Timeout()
+    started = time.monotonic()
+    gevent.sleep(0.5)  # stopped: nothing is raised afterwards
+    waits.close()

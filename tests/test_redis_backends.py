@@ -8,6 +8,7 @@ nobody else's, and an unreachable cluster or Sentinel answering 503, not 500.
 
 from __future__ import annotations
 
+import os
 import queue
 import select
 import subprocess
@@ -209,6 +210,38 @@ def test_a_pooled_connection_already_connected_goes_straight_to_its_command() ->
         pool.disconnect()
 
 
+@pytest.mark.redis
+def test_a_pool_made_before_a_fork_is_made_anew_in_the_child() -> None:
+    """The pool asks the process's id as a fork hook keeps it, not at every connection:
+    a child of os.fork still never uses its parent's connections (redis-py's reset), and
+    the parent keeps its own."""
+    pool = Pool.from_url("redis://127.0.0.1:6379/15", max_connections=2, protocol=2)
+    client = redis.Redis(connection_pool=pool)
+    try:
+        assert client.client_id()
+        parents = pool.get_connection()
+        pool.release(parents)
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: report, then leave at once (no pytest teardown here)
+            try:
+                conn = pool.get_connection()
+                made_anew = conn is not parents and pool.pid == os.getpid()
+                os.write(write, b"%d %d" % (made_anew, client.client_id()))
+            finally:
+                os._exit(0)
+        os.close(write)
+        os.waitpid(pid, 0)
+        answer, child_id = os.read(read, 100).split()
+        os.close(read)
+        assert answer == b"1", "the child took a connection made in its parent"
+        assert int(child_id) != client.client_id(), "the child spoke on the parent's connection"
+        assert pool.get_connection() is parents  # the parent's pool was left alone
+    finally:
+        client.close()
+        pool.disconnect()
+
+
 def _can_read(conn: Any) -> bool:
     """redis-py's own check (it reads what is there, or raises on a closed socket)."""
     try:
@@ -309,6 +342,50 @@ def test_in_a_gevent_worker_commands_are_written_whole_small_or_large() -> None:
     )
     size = 256 * 32768
     assert _under_gevent(code).split("\n")[:2] == [f"[b'OK', {size}, b'PONG']", f"[{size}] 1"]
+
+
+def test_in_a_gevent_worker_each_answer_is_waited_for_at_most_the_timeout() -> None:
+    """Under gevent an answer's wait is bounded by one deadline kept with the
+    connection, armed afresh for each wait: answers 0.3 s late, four in a row, all come
+    under a 0.5 s timeout; a server that stops answering is a redis.TimeoutError after
+    about 0.5 s (not retried), and the socket keeps its timeout in between."""
+    code = (
+        "from gevent import monkey; monkey.patch_all()\n"
+        "import time, gevent, redis\n"
+        "from gevent.server import StreamServer\n"
+        "from service.base.redis_client import RedisBackend, execute\n"
+        "mode = {'delay': 0.0, 'silent': False}\n"
+        "def handle(sock, addr):\n"
+        "    while data := sock.recv(65536):\n"
+        "        if not mode['silent']:\n"
+        "            gevent.sleep(mode['delay'])\n"
+        "            sock.sendall(b'+OK\\r\\n' * data.count(b'*'))\n"
+        "server = StreamServer(('127.0.0.1', 0), handle)\n"
+        "server.start()\n"
+        "url = f'redis://127.0.0.1:{server.server_port}/0'\n"
+        "client = RedisBackend(url, timeout=0.5).client\n"
+        "print(execute(client, [('PING',)]))\n"
+        "mode['delay'] = 0.3\n"
+        "started = time.monotonic()\n"
+        "print([execute(client, [('PING',)]) for _ in range(4)])\n"
+        "print('late', time.monotonic() - started > 1.1)\n"
+        "conn = client.connection_pool.get_connection()\n"
+        "print('timeout', conn._sock.gettimeout())\n"
+        "client.connection_pool.release(conn)\n"
+        "mode['silent'] = True\n"
+        "started = time.monotonic()\n"
+        "try:\n"
+        "    execute(client, [('PING',)])\n"
+        "except redis.TimeoutError:\n"
+        "    print('timed out', 0.4 < time.monotonic() - started < 1.5)\n"
+    )
+    assert _under_gevent(code).split("\n")[:5] == [
+        "[b'OK']",
+        "[[b'OK'], [b'OK'], [b'OK'], [b'OK']]",
+        "late True",
+        "timeout 0.5",
+        "timed out True",
+    ]
 
 
 def test_commands_sent_in_one_write_are_answered_in_order(redis_url: str) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import ctypes
 import multiprocessing
 import secrets
+import subprocess
+import sys
 import time
 from typing import Any
 
@@ -390,3 +392,39 @@ def test_the_listener_reads_a_closed_connection_or_an_unknown_reply_as_broken() 
     odd = streams.Replies(_Trickle([b"%1\r\n+a\r\n+b\r\n"]), lambda e: Exception(e), 1.0)
     with pytest.raises(redis.ConnectionError):
         odd.next()
+
+
+@pytest.mark.redis
+def test_in_a_gevent_worker_a_streams_wait_is_bounded_afresh_each_time() -> None:
+    """Under gevent a stream's wait for its next message is bounded by one deadline it
+    keeps (made anew when the timeout differs): a message published 0.1 s into a 0.3 s
+    wait is received, and each empty wait after it takes its whole 0.3 s (not what the
+    first left); a shorter timeout is that long."""
+    code = (
+        "from gevent import monkey; monkey.patch_all()\n"
+        "import secrets, time, gevent, redis\n"
+        "from service.http import streams\n"
+        "url = 'redis://127.0.0.1:6379/15'\n"
+        "client, admin = redis.Redis.from_url(url), redis.Redis.from_url(url)\n"
+        "channel = f'test-waits-{secrets.token_hex(4)}'\n"
+        "sub = streams.Subscription(client, channel, sharded=False)\n"
+        "def took(timeout):\n"
+        "    started = time.monotonic()\n"
+        "    got = sub.next(timeout=timeout)\n"
+        "    return got, time.monotonic() - started\n"
+        "gevent.spawn_later(0.1, admin.publish, channel, b'{\"version\": 1}')\n"
+        "got, waited = took(0.3)\n"
+        "print(got.data, waited < 0.25)\n"
+        "print([(got is None, 0.25 < waited < 1) for got, waited in (took(0.3) for _ in 'ab')])\n"
+        "got, waited = took(0.05)\n"
+        "print(got, 0.03 < waited < 0.2)\n"
+        "sub.close()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.split("\n")[:3] == [
+        """b'{"version": 1}' True""",
+        "[(True, True), (True, True)]",
+        "None True",
+    ]

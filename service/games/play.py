@@ -9,18 +9,18 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from flask import current_app
-
 from rules.core import Event, Move, with_actor
 from rules.records import Log, Step
 
+from ..http.context import extension
 from ..http.problems import Problem
 from .registry import GameApi
 from .tokens import SEED_MAX, Envelope, Sealer
 
 
 def sealer() -> Sealer:
-    return current_app.extensions["chemgames.sealer"]  # type: ignore[no-any-return]
+    sealer: Sealer = extension("chemgames.sealer")
+    return sealer
 
 
 def check_bots(api: GameApi, players: int, bots: Mapping[str, str] | None) -> dict[int, str]:

@@ -44,6 +44,7 @@ from typing import Any, NamedTuple
 import orjson
 import redis
 
+from ..base.waits import Deadline
 from .problems import Problem
 
 RETRY_AFTER_SECONDS = 10
@@ -681,6 +682,8 @@ class Subscription:
         self.sharded = sharded
         # looked up now, not at import: in a gevent worker, gevent's cooperative queue
         self.inbox: Any = queue.SimpleQueue()
+        self._cooperative = type(self.inbox).__module__.startswith("gevent")
+        self._deadline: Deadline | None = None
         self._listener = _listener(client)
         while not self._listener.follow(self, confirm_timeout):
             self._listener = _listener(client)
@@ -692,7 +695,7 @@ class Subscription:
             if not inbox.empty():  # only this stream takes from it: no timer, no wait
                 item = inbox.get_nowait()
             elif timeout > 0:
-                item = inbox.get(timeout=timeout)
+                item = self._wait(timeout)
             else:
                 return None
         except queue.Empty:
@@ -702,12 +705,33 @@ class Subscription:
             raise item.error()
         return item  # type: ignore[no-any-return]
 
+    def _wait(self, timeout: float) -> Any:
+        """The inbox's next item, or ``queue.Empty`` after ``timeout`` seconds. In a
+        gevent worker the wait is bounded by one :class:`~service.base.waits.Deadline`
+        kept by the stream (made anew when the timeout differs, as near a turn's
+        deadline), not a new ``gevent.Timeout`` for each frame; gevent's queue takes the
+        exception as it takes its own timeout's (the waiter withdrawn, no item lost)."""
+        if not self._cooperative:
+            return self.inbox.get(timeout=timeout)
+        deadline = self._deadline
+        if deadline is None or deadline.seconds != timeout:
+            if deadline is not None:
+                deadline.close()
+            deadline = self._deadline = Deadline(timeout, queue.Empty)
+        deadline.start()
+        try:
+            return self.inbox.get()
+        finally:
+            deadline.stop()
+
     def get(self, timeout: float) -> bytes | None:
         """The next message's data, or None when ``timeout`` seconds pass without one."""
         published = self.next(timeout)
         return None if published is None else published.data
 
     def close(self) -> None:
+        if self._deadline is not None:
+            self._deadline.close()
         self._listener.leave(self)
 
 

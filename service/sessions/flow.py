@@ -27,6 +27,7 @@ from ..games.registry import GameApi
 from ..games.tokens import Envelope
 from ..http import streams
 from ..http.auth import fingerprint
+from ..http.context import find_extension
 from ..http.errors import REDIS_RETRY_AFTER_SECONDS, redis_down
 from ..http.problems import Problem
 from . import callbacks, schedule, situations
@@ -39,7 +40,7 @@ ENDED_TTL_SECONDS = 3600  # a finished game stays readable (scores) for an hour
 
 
 def store() -> SessionStore:
-    found: SessionStore | None = current_app.extensions.get("chemgames.store")
+    found: SessionStore | None = find_extension("chemgames.store")
     if found is None:
         raise Problem(
             "redis_unavailable",
@@ -79,7 +80,7 @@ def load(api: GameApi, session_id: str, peek: tuple[int, str, str] | None = None
     credential already checked against the session's id, and used only once the seat
     is checked against the game too (``authorize``).
     """
-    limiter: Any = current_app.extensions.get("chemgames.limiter")  # service/school/limits.py
+    limiter: Any = find_extension("chemgames.limiter")  # service/school/limits.py
     draws = limiter.pending_calls() if limiter is not None else []
     st = store()
     peeking = peek is not None and st.peeks
@@ -306,7 +307,7 @@ def committed(loaded: Loaded, env: Envelope, events: list[Event]) -> None:
     """Tell whoever listens for a committed move of a lesson's table (the lesson's
     stream, its results: ``service/lessons/``). Set by the app, so this module does not
     import the lessons that build on it."""
-    listener: Callable[[Loaded, Envelope, list[Event]], None] | None = current_app.extensions.get(
+    listener: Callable[[Loaded, Envelope, list[Event]], None] | None = find_extension(
         "chemgames.lesson_listener"
     )
     if listener is not None:

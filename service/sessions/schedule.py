@@ -23,10 +23,9 @@ do, never a game whose bots stand still.
 
 from __future__ import annotations
 
-from flask import current_app
-
 from ..games.registry import GameApi
 from ..games.tokens import Envelope
+from ..http.context import find_extension
 from .due import DueWork
 
 BOT = "bot"
@@ -39,7 +38,7 @@ the delivery) is delivered a minute late, not never."""
 
 
 def due_work() -> DueWork | None:
-    found: DueWork | None = current_app.extensions.get("chemgames.due")
+    found: DueWork | None = find_extension("chemgames.due")
     return found
 
 
