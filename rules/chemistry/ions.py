@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import product
 from math import gcd
 
@@ -54,6 +54,7 @@ __all__ = [
     "IonicCompound",
     "anion_root",
     "ion",
+    "ion_pair_count",
     "ionic_compound",
     "label",
     "max_ion_pairs",
@@ -397,3 +398,45 @@ def max_ion_pairs(numbers: Iterable[int]) -> list[IonPair]:
     pairs = [_ION_PAIR[c, a] for a, c in best.items()]
     pairs.sort(key=lambda p: (p.cation, p.anion))
     return pairs
+
+
+# Elements alike for the pairing: the charge magnitudes each offers as a cation and as an
+# anion (its profile; 0: none, a noble gas). Whether two elements pair depends on their
+# profiles alone, so two piles holding as many elements of each profile have matchings
+# of the same size.
+_PROFILE_KEYS: tuple[tuple[frozenset[int], frozenset[int]], ...] = tuple(
+    dict.fromkeys((_POS[z], _NEG[z]) for z in range(1, _MAX_Z + 1) if _SIDE[z] != _NONE)
+)
+_PROFILE_OF: tuple[int, ...] = tuple(
+    _PROFILE_KEYS.index((_POS[z], _NEG[z])) + 1 if _SIDE[z] != _NONE else 0
+    for z in range(_MAX_Z + 1)
+)
+# each profile's elements, in increasing atomic number (index 0 unused)
+_OF_PROFILE: tuple[tuple[int, ...], ...] = tuple(
+    tuple(z for z in range(1, _MAX_Z + 1) if _PROFILE_OF[z] == p)
+    for p in range(len(_PROFILE_KEYS) + 1)
+)
+
+
+def ion_pair_count(numbers: Iterable[int]) -> int:
+    """How many pairs :func:`max_ion_pairs` finds among ``numbers`` (the same checks,
+    the same errors), without which pairs: remembered per count of each profile, which
+    many piles share.
+
+    >>> ion_pair_count([11, 17, 20, 8]), ion_pair_count([19, 17, 11]), ion_pair_count([])
+    (2, 1, 0)
+    """
+    ionic = sorted([p for p in map(_PROFILE_OF.__getitem__, _distinct(numbers)) if p])
+    return _pair_count(tuple(ionic))
+
+
+@lru_cache(maxsize=4096)
+def _pair_count(profiles: tuple[int, ...]) -> int:
+    # the size for a pile of the profiles' first elements, as many of each as counted
+    taken: dict[int, int] = {}
+    pile = []
+    for p in profiles:
+        nth = taken.get(p, 0)
+        taken[p] = nth + 1
+        pile.append(_OF_PROFILE[p][nth])
+    return len(max_ion_pairs(pile))

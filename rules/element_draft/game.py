@@ -22,6 +22,7 @@ from typing import Any
 
 from rules.actions import Action, Actions
 from rules.chemistry.elements import MAX_Z, element
+from rules.chemistry.ions import ion_pair_count
 from rules.chemistry.words import validate_word_list
 from rules.core import (
     JSON,
@@ -320,22 +321,22 @@ def _ions_paired(state: State, drafted: list[list[int]], picks: list[int]) -> li
 
     One card adds at most one pair to the largest set, and when it does it is in every
     largest set (otherwise that set would fit in the cards before); so the pair that
-    holds it is the new one, though the other pairs may regroup.
+    holds it is the new one, though the other pairs may regroup. The pairs are counted
+    first, and chosen only for a pile that gained one.
     """
     players = int(state["players"])
     bismuth = _bismuth(state)
     events: list[Event] = []
     for s in range(players):
-        before = scoring.own_categories(tuple(state["drafted"][s]), players, bismuth)
-        after = scoring.own_categories(tuple(drafted[s]), players, bismuth)
-        ionized = after["ionization"]
-        pairs = ionized["pairs"]
-        if len(pairs) <= len(before["ionization"]["pairs"]):
+        had = ion_pair_count(state["drafted"][s])
+        if ion_pair_count(drafted[s]) <= had:
             continue
+        ionized = scoring.own_categories(tuple(drafted[s]), players, bismuth)["ionization"]
+        pairs = ionized["pairs"]
         z = picks[s]
         pair = next(p for p in pairs if z in (p["cation"], p["anion"]))
         total = ionized["points"]
-        gained = total - before["ionization"]["points"]
+        gained = total - scoring.ION_PAIR_POINTS * had
         paired: wire.IonsPairedEvent = {
             "type": "ions_paired",
             "seat": s,
