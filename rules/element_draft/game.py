@@ -22,7 +22,6 @@ from typing import Any
 
 from rules.actions import Action, Actions
 from rules.chemistry.elements import MAX_Z, element
-from rules.chemistry.ions import ion_pair_count
 from rules.chemistry.words import validate_word_list
 from rules.core import (
     JSON,
@@ -328,8 +327,8 @@ def _ions_paired(state: State, drafted: list[list[int]], picks: list[int]) -> li
     bismuth = _bismuth(state)
     events: list[Event] = []
     for s in range(players):
-        had = ion_pair_count(state["drafted"][s])
-        if ion_pair_count(drafted[s]) <= had:
+        had = scoring.pair_count(tuple(state["drafted"][s]))
+        if scoring.pair_count(tuple(drafted[s])) <= had:
             continue
         ionized = scoring.own_categories(tuple(drafted[s]), players, bismuth)["ionization"]
         pairs = ionized["pairs"]
@@ -434,9 +433,12 @@ def _ranked(state: State, totals: list[int]) -> list[int]:
     return sorted(range(len(totals)), key=lambda s: (-totals[s], -max(drafted[s], default=0), s))
 
 
+_UNDECIDED = Outcome(finished=False)  # frozen: one for every state of a draft under way
+
+
 def outcome(state: State) -> Outcome:
     if not finished(state):
-        return Outcome(finished=False)
+        return _UNDECIDED
     totals = _totals(state)
     order = _ranked(state, totals)
     best = totals[order[0]]

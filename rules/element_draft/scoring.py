@@ -342,13 +342,20 @@ def seat_breakdown(
 
 
 @lru_cache(maxsize=8192)
+def pair_count(cards: tuple[int, ...]) -> int:
+    """How many ion pairs the pile ``cards`` counts (:func:`ion_pair_count`), remembered
+    per pile: a reveal asks for each seat's pile before and after it, a view after it."""
+    return ion_pair_count(cards)
+
+
+@lru_cache(maxsize=8192)
 def _own_points(cards: tuple[int, ...], players: int, bismuth_radioactive: bool) -> int:
     """The points :func:`own_categories` adds up, without building its evidence: what a
     view shows of a pile, which is new to a worker after every reveal (the pairs
     counted, not chosen; each category's points from the function that scores it)."""
     numbers = list(cards)
     run = _run_points(len(longest_run(numbers)))
-    pairs = ION_PAIR_POINTS * ion_pair_count(numbers)
+    pairs = ION_PAIR_POINTS * pair_count(cards)
     families = _family_points(_family_counted(_family_counts(numbers)))
     hot = _hot(numbers, bismuth_radioactive)
     radioactive = _radioactivity_points(len(hot)) if players >= RADIOACTIVITY_MIN_PLAYERS else 0
