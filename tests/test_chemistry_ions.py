@@ -4,7 +4,6 @@ brute-force maximum on random hands)."""
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Iterable
 
@@ -19,7 +18,6 @@ from rules.chemistry.ions import (
     IonPair,
     anion_root,
     ion,
-    ion_pair_count,
     ionic_compound,
     label,
     max_ion_pairs,
@@ -163,39 +161,6 @@ def test_maximum_matches_brute_force(numbers: set[int]) -> None:
 @given(hands.flatmap(lambda s: st.permutations(sorted(s))))
 def test_result_independent_of_order(order: list[int]) -> None:
     assert max_ion_pairs(order) == max_ion_pairs(sorted(order))
-
-
-# --- the count alone: remembered per profile, the same number ------------------------
-
-piles = st.lists(
-    st.one_of(st.integers(1, 103), st.sampled_from(INTERESTING)), max_size=16
-)  # a list: duplicates too
-
-
-@settings(max_examples=600, deadline=None)
-@given(piles)
-def test_the_count_is_the_number_of_pairs(numbers: list[int]) -> None:
-    assert ion_pair_count(numbers) == len(max_ion_pairs(numbers))
-
-
-def test_the_count_of_every_pile_of_the_deck_up_to_fifteen_cards() -> None:
-    """Piles drawn as the draft deals them (random orders of a deck, growing card by
-    card), so the count's memo is hit by piles other than the one that filled it."""
-    rng = random.Random(32)
-    for deck in (36, 54, 86, 103):
-        for _ in range(40):
-            order = rng.sample(range(1, deck + 1), 15)
-            for size in range(16):
-                pile = order[:size]
-                assert ion_pair_count(pile) == len(max_ion_pairs(pile)), pile
-
-
-@pytest.mark.parametrize("bad", [0, 104, -3, "8", 2.0, None])
-def test_the_count_refuses_what_the_pairs_refuse(bad: object) -> None:
-    with pytest.raises(Exception) as pairs:
-        max_ion_pairs([1, bad])  # type: ignore[list-item]
-    with pytest.raises(type(pairs.value), match=re.escape(str(pairs.value))):
-        ion_pair_count([1, bad])  # type: ignore[list-item]
 
 
 # --- ions and the compounds they form --------------------------------------------

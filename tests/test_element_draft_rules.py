@@ -7,8 +7,6 @@ from typing import Any
 
 import orjson
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from rules.core import RuleViolation
 from rules.element_draft import GAME
@@ -206,38 +204,6 @@ def test_the_running_totals_score_an_exact_mass_tie_as_nothing() -> None:
         assert totals == full
         masses = [sc.seat_breakdown(s, piles, {})["categories"]["atomic_mass"] for s in (0, 1)]
         assert [m["points"] for m in masses] == [0, 0]
-
-
-tables = st.integers(2, 10).flatmap(
-    lambda players: st.lists(
-        st.integers(1, 103), min_size=players, max_size=players * 15, unique=True
-    ).map(lambda cards: [cards[s::players] for s in range(players)])
-)
-
-
-@settings(max_examples=300, deadline=None)
-@given(tables, st.booleans(), st.data())
-def test_the_running_totals_are_the_full_breakdowns_totals(
-    piles: list[list[int]], bismuth: bool, data: st.DataObject
-) -> None:
-    """The totals every view shows (points counted without their evidence, masses
-    compared as whole numbers of 10^-9 u) are the scores' totals, at every table size
-    (radioactivity from 7 seats), with or without bismuth, words spelled or not."""
-    words = data.draw(
-        st.dictionaries(st.integers(0, len(piles) - 1), st.sampled_from([8, 5, 2, 0]))
-    )
-    placed = {seat: {"points": points} for seat, points in words.items()}
-    full = [
-        sc.seat_breakdown(s, piles, placed, bismuth_radioactive=bismuth)["total"]
-        for s in range(len(piles))
-    ]
-    assert sc.totals(piles, placed, bismuth_radioactive=bismuth) == full
-
-
-def test_the_masses_in_whole_units_are_the_printed_masses() -> None:
-    for z in range(1, 104):
-        assert Decimal(sc._MASS_UNITS[z - 1]).scaleb(-sc._MASS_PLACES) == sc.card_mass(z)
-    assert sc._MASS_PLACES == 9
 
 
 def test_masses_a_millionth_apart_are_not_a_tie() -> None:

@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from itertools import product
 from math import gcd
 
@@ -54,7 +54,6 @@ __all__ = [
     "IonicCompound",
     "anion_root",
     "ion",
-    "ion_pair_count",
     "ionic_compound",
     "label",
     "max_ion_pairs",
@@ -398,63 +397,3 @@ def max_ion_pairs(numbers: Iterable[int]) -> list[IonPair]:
     pairs = [_ION_PAIR[c, a] for a, c in best.items()]
     pairs.sort(key=lambda p: (p.cation, p.anion))
     return pairs
-
-
-# Elements alike for the pairing (a profile): the charge magnitudes each offers as a
-# cation that some anion offers too, and those it offers as an anion that some cation
-# offers too. Whether two elements pair depends on their profiles alone, so piles holding
-# as many elements of each profile have matchings of the same size. Index 0: no profile
-# (a noble gas, or charges no partner shares).
-_ANION_CHARGES = frozenset().union(*_NEG)
-_CATION_CHARGES = frozenset().union(*_POS)
-_REDUCED = tuple((_POS[z] & _ANION_CHARGES, _NEG[z] & _CATION_CHARGES) for z in range(_MAX_Z + 1))
-_PROFILE_KEYS: tuple[tuple[frozenset[int], frozenset[int]], ...] = tuple(
-    dict.fromkeys(r for r in _REDUCED[1:] if r[0] or r[1])
-)
-_PROFILE_OF: tuple[int, ...] = tuple(
-    _PROFILE_KEYS.index(r) + 1 if r[0] or r[1] else 0 for r in _REDUCED
-)
-# each profile's elements, in increasing atomic number (index 0 unused), and its sides
-_OF_PROFILE: tuple[tuple[int, ...], ...] = tuple(
-    tuple(z for z in range(1, _MAX_Z + 1) if _PROFILE_OF[z] == p)
-    for p in range(len(_PROFILE_KEYS) + 1)
-)
-_SIDES_OF: tuple[int, ...] = (
-    _NONE,
-    *((_CATION if pos else _NONE) | (_ANION if neg else _NONE) for pos, neg in _PROFILE_KEYS),
-)
-
-
-def ion_pair_count(numbers: Iterable[int]) -> int:
-    """How many pairs :func:`max_ion_pairs` finds among ``numbers`` (the same checks,
-    the same errors), without which pairs: remembered per count of each profile, which
-    many piles share.
-
-    A pair takes one element as the anion, so no more cation-only elements of one
-    profile than the pile has elements that can be anions can all be used, and those
-    of one profile are interchangeable: counts beyond that change nothing and are left
-    out of the key (likewise anion-only ones beyond the elements that can be cations).
-
-    >>> ion_pair_count([11, 17, 20, 8]), ion_pair_count([19, 17, 11]), ion_pair_count([])
-    (2, 1, 0)
-    """
-    counts: dict[int, int] = {}
-    for z in _distinct(numbers):
-        p = _PROFILE_OF[z]
-        if p:
-            counts[p] = counts.get(p, 0) + 1
-    anions = sum(n for p, n in counts.items() if _SIDES_OF[p] & _ANION)
-    for p, n in counts.items():
-        if _SIDES_OF[p] == _CATION and n > anions:
-            counts[p] = anions
-    cations = sum(n for p, n in counts.items() if _SIDES_OF[p] & _CATION)
-    for p, n in counts.items():
-        if _SIDES_OF[p] == _ANION and n > cations:
-            counts[p] = cations
-    return _pair_count(tuple(sorted(item for item in counts.items() if item[1])))
-
-
-@lru_cache(maxsize=4096)
-def _pair_count(profiles: tuple[tuple[int, int], ...]) -> int:
-    # the size for a pile of each profile's first elements, as many as counted
-    return len(max_ion_pairs([z for p, n in profiles for z in _OF_PROFILE[p][:n]]))

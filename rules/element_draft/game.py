@@ -320,22 +320,22 @@ def _ions_paired(state: State, drafted: list[list[int]], picks: list[int]) -> li
 
     One card adds at most one pair to the largest set, and when it does it is in every
     largest set (otherwise that set would fit in the cards before); so the pair that
-    holds it is the new one, though the other pairs may regroup. The pairs are counted
-    first, and chosen only for a pile that gained one.
+    holds it is the new one, though the other pairs may regroup.
     """
     players = int(state["players"])
     bismuth = _bismuth(state)
     events: list[Event] = []
     for s in range(players):
-        had = scoring.pair_count(tuple(state["drafted"][s]))
-        if scoring.pair_count(tuple(drafted[s])) <= had:
-            continue
-        ionized = scoring.own_categories(tuple(drafted[s]), players, bismuth)["ionization"]
+        before = scoring.own_categories(tuple(state["drafted"][s]), players, bismuth)
+        after = scoring.own_categories(tuple(drafted[s]), players, bismuth)
+        ionized = after["ionization"]
         pairs = ionized["pairs"]
+        if len(pairs) <= len(before["ionization"]["pairs"]):
+            continue
         z = picks[s]
         pair = next(p for p in pairs if z in (p["cation"], p["anion"]))
         total = ionized["points"]
-        gained = total - scoring.ION_PAIR_POINTS * had
+        gained = total - before["ionization"]["points"]
         paired: wire.IonsPairedEvent = {
             "type": "ions_paired",
             "seat": s,
@@ -433,12 +433,9 @@ def _ranked(state: State, totals: list[int]) -> list[int]:
     return sorted(range(len(totals)), key=lambda s: (-totals[s], -max(drafted[s], default=0), s))
 
 
-_UNDECIDED = Outcome(finished=False)  # frozen: one for every state of a draft under way
-
-
 def outcome(state: State) -> Outcome:
     if not finished(state):
-        return _UNDECIDED
+        return Outcome(finished=False)
     totals = _totals(state)
     order = _ranked(state, totals)
     best = totals[order[0]]

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any, TypedDict
 
 from rules.chemistry.elements import FAMILIES, MAX_Z, element, is_radioactive
-from rules.chemistry.ions import ion_pair_count, max_ion_pairs
+from rules.chemistry.ions import max_ion_pairs
 from rules.core import neighbours
 
 from . import wire
@@ -69,12 +69,7 @@ def atomic_number(numbers: Sequence[int]) -> wire.AtomicNumber:
     """
     run = longest_run(numbers)
     counted = min(len(run), 4)
-    return {"points": _run_points(counted), "run": run, "counted": counted}
-
-
-def _run_points(length: int) -> int:
-    """:func:`atomic_number`'s points for a longest run of ``length`` cards."""
-    return RUN_POINTS.get(min(length, 4), 0)
+    return {"points": RUN_POINTS.get(counted, 0), "run": run, "counted": counted}
 
 
 def card_mass(z: int) -> Decimal:
@@ -103,17 +98,6 @@ def total_mass(numbers: Iterable[int]) -> Decimal:
 @lru_cache(maxsize=8192)
 def _total_mass(numbers: tuple[int, ...]) -> Decimal:
     return sum((card_mass(z) for z in numbers), Decimal(0))
-
-
-# The printed masses as whole numbers of their smallest decimal place (10^-9 u): sums of
-# these compare exactly as the decimal sums do, at an int's cost (the running totals).
-_MASS_PLACES = -min(int(m.as_tuple().exponent) for m in _CARD_MASS)
-_MASS_UNITS: tuple[int, ...] = tuple(int(m.scaleb(_MASS_PLACES)) for m in _CARD_MASS)
-
-
-def _mass_units(numbers: Iterable[int]) -> int:
-    """:func:`total_mass` in units of 10^-9 u (read as ``card_mass`` reads the table)."""
-    return sum([_MASS_UNITS[z - 1] for z in numbers])
 
 
 def mass_text(mass: Decimal) -> str:
@@ -236,12 +220,16 @@ def family(numbers: Sequence[int]) -> wire.Family:
     >>> family([1, 2])["points"]  # two families, largest 1 -> 2 -> 1 point
     1
     """
-    counts = _family_counts(numbers)
+    _checked(numbers)
+    counts: dict[str, int] = {}  # a plain dict: a Counter costs a new pile about 2 us more
+    for z in numbers:
+        name = _FAMILY_OF[z]
+        counts[name] = counts.get(name, 0) + 1
     distinct = len(counts)
     largest = max(counts.values(), default=0)
-    counted = _family_counted(counts)
+    counted = min(max(distinct, largest), 6)
     return {
-        "points": _family_points(counted),
+        "points": FAMILY_POINTS.get(counted, 0),
         "families": {f: counts[f] for f in FAMILIES if f in counts},
         "distinct": distinct,
         "largest": largest,
@@ -249,43 +237,17 @@ def family(numbers: Sequence[int]) -> wire.Family:
     }
 
 
-def _family_counts(numbers: Sequence[int]) -> dict[str, int]:
-    _checked(numbers)
-    counts: dict[str, int] = {}  # a plain dict: a Counter costs a new pile about 2 us more
-    for z in numbers:
-        name = _FAMILY_OF[z]
-        counts[name] = counts.get(name, 0) + 1
-    return counts
-
-
-def _family_counted(counts: Mapping[str, int]) -> int:
-    """What :func:`family` counts: the number of families or the largest, at most 6."""
-    return min(max(len(counts), max(counts.values(), default=0)), 6)
-
-
-def _family_points(counted: int) -> int:
-    return FAMILY_POINTS.get(counted, 0)
-
-
 def radioactivity(
     numbers: Sequence[int], players: int, *, bismuth_radioactive: bool = False
 ) -> wire.Radioactivity:
     """With 7+ players: 2+ radioactive cards +7, exactly one -3."""
-    hot = _hot(numbers, bismuth_radioactive)
-    if players < RADIOACTIVITY_MIN_PLAYERS:
-        return {"points": 0, "radioactive": hot, "applies": False}
-    return {"points": _radioactivity_points(len(hot)), "radioactive": hot, "applies": True}
-
-
-def _hot(numbers: Sequence[int], bismuth_radioactive: bool) -> list[int]:
     _checked(numbers)
     radioactive = _RADIOACTIVE[bool(bismuth_radioactive)]
-    return [z for z in numbers if z in radioactive]
-
-
-def _radioactivity_points(hot: int) -> int:
-    """:func:`radioactivity`'s points where it applies, from the radioactive cards' count."""
-    return RADIOACTIVE_BONUS if hot >= 2 else RADIOACTIVE_PENALTY if hot == 1 else 0
+    hot = [z for z in numbers if z in radioactive]
+    if players < RADIOACTIVITY_MIN_PLAYERS:
+        return {"points": 0, "radioactive": hot, "applies": False}
+    points = RADIOACTIVE_BONUS if len(hot) >= 2 else RADIOACTIVE_PENALTY if len(hot) == 1 else 0
+    return {"points": points, "radioactive": hot, "applies": True}
 
 
 class Own(TypedDict):
@@ -342,24 +304,14 @@ def seat_breakdown(
 
 
 @lru_cache(maxsize=8192)
-def pair_count(cards: tuple[int, ...]) -> int:
-    """How many ion pairs the pile ``cards`` counts (:func:`ion_pair_count`), remembered
-    per pile: a reveal asks for each seat's pile before and after it, a view after it."""
-    return ion_pair_count(cards)
-
-
-@lru_cache(maxsize=8192)
 def _own_points(cards: tuple[int, ...], players: int, bismuth_radioactive: bool) -> int:
-    """The points :func:`own_categories` adds up, without building its evidence: what a
-    view shows of a pile, which is new to a worker after every reveal (the pairs
-    counted, not chosen; each category's points from the function that scores it)."""
-    numbers = list(cards)
-    run = _run_points(len(longest_run(numbers)))
-    pairs = ION_PAIR_POINTS * pair_count(cards)
-    families = _family_points(_family_counted(_family_counts(numbers)))
-    hot = _hot(numbers, bismuth_radioactive)
-    radioactive = _radioactivity_points(len(hot)) if players >= RADIOACTIVITY_MIN_PLAYERS else 0
-    return run + pairs + families + radioactive
+    own = own_categories(cards, players, bismuth_radioactive)
+    return (
+        own["atomic_number"]["points"]
+        + own["ionization"]["points"]
+        + own["family"]["points"]
+        + own["radioactivity"]["points"]
+    )
 
 
 def totals(
@@ -389,7 +341,7 @@ def _totals(
     # memoised on the piles and the word points (every view of one state shows them: the
     # answer to a move, then each seat's stream frame)
     players = len(drafted)
-    masses = [_mass_units(d) for d in drafted]
+    masses = [total_mass(d) for d in drafted]
     out = []
     for seat, cards in enumerate(drafted):
         mine = masses[seat]
