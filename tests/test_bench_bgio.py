@@ -87,3 +87,40 @@ def test_the_fixture_gets_this_projects_deal_table_and_cards(tmp_path: Path) -> 
     hydrogen = data["cards"][0]
     assert (hydrogen["z"], hydrogen["symbol"], hydrogen["ion_charges"]) == (1, "H", [1, -1])
     assert {"mass", "family", "radioactive"} <= set(hydrogen)
+
+
+def test_the_tail_report_splits_each_move_by_worker_and_by_inside_the_app() -> None:
+    import doctest
+
+    import bench.bgio.tail as tail
+
+    assert doctest.testmod(tail).failed == 0
+    traced = [
+        {"id": "a", "ms": 10.0},
+        {"id": "b", "ms": 20.0},
+        {"id": "c", "ms": 90.0},
+        {"id": "lost", "ms": 5.0},  # no log line: counted, not joined
+    ]
+    logged = {
+        "a": {"pid": 1, "ms": 4.0, "commits": 1},
+        "b": {"pid": 1, "ms": 5.0, "commits": 1},
+        "c": {"pid": 2, "ms": 80.0, "commits": 2},
+    }
+    got = tail.split(traced, logged)
+    assert (got["moves"], got["joined"]) == (4, 3)
+    assert got["by_worker"]["1"] == {"moves": 2, "p50_ms": 20.0, "p99_ms": 20.0, "raced": 0.0}
+    assert got["by_worker"]["2"]["raced"] == 1.0
+    assert got["inside_app"]["p99_ms"] == 80.0
+    assert sorted([got["around_app"]["p50_ms"], got["around_app"]["p99_ms"]]) == [10.0, 15.0]
+    assert got["slowest_1pct"] == {"moves": 1, "p50_ms": 90.0, "p99_ms": 90.0, "raced": 1.0}
+    report = {
+        "matches": 16,
+        "think_ms": 0.0,
+        "moves_per_s": 10.0,
+        "cpu_ms_per_move": 2.0,
+        "latency": got,
+        "cpu_waits": tail.waits({"redis": [0, 0, 0]}, {"redis": [10**9, 10**8, 3]}),
+        "same_cpu": tail.together([{"redis": 0, "worker0": 0}]),
+    }
+    text = tail.render(report)
+    assert "3 of 4 moves matched" in text and "redis+worker0 100%" in text

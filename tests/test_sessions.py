@@ -10,7 +10,10 @@ enforced by Redis's clock, and a shorter TTL once the game is over.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
+import os
 import threading
 import time
 import zlib
@@ -30,6 +33,7 @@ from service.sessions.flow import ENDED_TTL_SECONDS
 from service.sessions.store import ANSWER_DICTIONARY, SessionStore, pack, unpack
 
 from .conftest import KEY_A, TEST_PREFIX, auth, make_settings
+from .test_never_500 import Lines
 from .test_polymer_service import stored_state
 
 pytestmark = [pytest.mark.redis, pytest.mark.every_redis]
@@ -1031,14 +1035,48 @@ def test_a_move_that_lost_the_race_is_judged_again_on_what_its_commit_read(
     monkeypatch.setattr(SessionStore, "load", load)
     monkeypatch.setattr(SessionStore, "load_after", load_after)
     monkeypatch.setattr(SessionStore, "idempotent", idempotent)
-    second = t.raw_move(1, draft(hand), version=0, key=key)
+    with logged() as lines:
+        second = t.raw_move(1, draft(hand), version=0, key=key)
     assert second.status_code == 200, second.get_json()
     assert reads == ["load"]  # the stale one: the retry used the refused commit's reading
     assert second.get_json()["version"] == 2 and t.stored_version() == 2
+    # its log line says it committed twice (bench.bgio.tail counts these), and which
+    # process answered it
+    (line,) = [line for line in lines if line["msg"] == "request"]
+    assert line["path"].endswith("/moves") and line["commits"] == 2
+    assert line["pid"] == os.getpid()
     if key is not None:  # and its answer is stored once, as any keyed move's
         again = t.raw_move(1, draft(hand), version=0, key=key)
         assert again.headers["Idempotent-Replayed"] == "true"
         assert again.get_json() == second.get_json()
+
+
+@contextlib.contextmanager
+def logged() -> Iterator[list[dict[str, Any]]]:
+    """The service's JSON log lines at INFO (each request's) while the block runs."""
+    lines = Lines()
+    logger = logging.getLogger("chemgames")
+    level = logger.level
+    logger.addHandler(lines)
+    logger.setLevel(logging.INFO)
+    try:
+        yield lines.lines
+    finally:
+        logger.removeHandler(lines)
+        logger.setLevel(level)
+
+
+def test_a_move_that_won_its_commit_logs_one_commit(client: FlaskClient) -> None:
+    t = Hosted(client, ED, players=2, seed=6)
+    hand = t.get(0)
+    with logged() as lines:
+        assert t.raw_move(0, draft(hand), version=0).status_code == 200
+        t.get(0)
+    requests = [line for line in lines if line["msg"] == "request"]
+    assert [(line["method"], line.get("commits")) for line in requests] == [
+        ("POST", 1),
+        ("GET", None),  # not a move: no count
+    ]
 
 
 # ------------------------------------------------------------------ the deadline -------

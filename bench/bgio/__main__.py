@@ -161,27 +161,37 @@ def start_redis(tmp: Path, name: str, aof: bool) -> tuple[subprocess.Popen[bytes
     raise RuntimeError("redis-server did not start")
 
 
-def start_service(tmp: Path, name: str, root: Path = ROOT) -> Server:
+def start_service(tmp: Path, name: str, root: Path = ROOT, log: Path | None = None) -> Server:
+    """``log``: the service logs every request (``LOG_LEVEL=INFO``, each line with its
+    worker's pid) to that file, as ``bench.bgio.tail`` reads them; more CPU a move, so
+    never for the side-by-side figures."""
     redis, redis_port = start_redis(tmp, name, aof=name == "service-aof")
     env = {
         **bench_env(),
         "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
         "REDIS_KEY_PREFIX": "bgio-bench:",
     }
+    if log is not None:
+        env["LOG_LEVEL"] = "INFO"
     if name == "service-nolimits":
         env["RATE_LIMITS"] = "off"
     if root != ROOT:  # its own packages first, ahead of this checkout's editable install
         env["PYTHONPATH"] = str(root)
     port = free_port()
     args = [GUNICORN, "--config", "gunicorn.conf.py", "--chdir", str(root)]
-    proc = subprocess.Popen(
-        [*args, "--bind", f"127.0.0.1:{port}", APP],
-        cwd=root,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+    out = subprocess.DEVNULL if log is None else log.open("wb")
+    try:
+        proc = subprocess.Popen(
+            [*args, "--bind", f"127.0.0.1:{port}", APP],
+            cwd=root,
+            env=env,
+            stdout=out,
+            stderr=out,
+            start_new_session=True,
+        )
+    finally:
+        if log is not None:
+            out.close()  # type: ignore[union-attr]
     server = Server(name, "service", f"http://127.0.0.1:{port}", {})
     server.procs = [proc, redis]
     import urllib.request
@@ -244,7 +254,10 @@ def load(
     elements: Path,
     settle: float = 2.0,
     think_ms: float = 0.0,
+    trace: Path | None = None,
 ) -> dict[str, Any]:
+    """One load.js run against ``server``; with ``trace``, every counted move's sending
+    time, latency and request id are written there (``BGIO_TRACE``)."""
     cpu = ",".join(f"{k}={v}" for k, v in server.cpu.items())
     args = ["node", "load.js", "--target", server.target, "--url", server.url]
     args += ["--matches", str(matches), "--seconds", str(seconds), "--settle", str(settle)]
@@ -258,7 +271,11 @@ def load(
     done = subprocess.run(
         args,
         cwd=HERE,
-        env={**os.environ, "BGIO_ELEMENTS": str(elements)},
+        env={
+            **os.environ,
+            "BGIO_ELEMENTS": str(elements),
+            **({"BGIO_TRACE": str(trace)} if trace is not None else {}),
+        },
         capture_output=True,
         text=True,
         timeout=settle + seconds + 60,

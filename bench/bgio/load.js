@@ -135,10 +135,16 @@ const inWindow = () => {
 };
 const onStop = new Set();
 
-function accepted(startedAt) {
+// BGIO_TRACE=FILE: one JSON line per move counted (when it was sent, in ms since the
+// epoch, its latency, who sent it), to see when the slow ones happen, not only how many
+const TRACE = process.env.BGIO_TRACE ? [] : null;
+
+function accepted(startedAt, who) {
   if (!inWindow() || startedAt < opened) return;
+  const ms = performance.now() - startedAt;
   stats.accepted += 1;
-  stats.latencies.push(performance.now() - startedAt);
+  stats.latencies.push(ms);
+  if (TRACE !== null) TRACE.push({ sent: performance.timeOrigin + startedAt, ms, ...who });
 }
 
 // ------------------------------------------------------------------- bgio ----------
@@ -383,13 +389,14 @@ function serviceTarget() {
           n += 1;
           const headers = { ...json, ...auth };
           if (KEYS) headers['idempotency-key'] = `${match.id}-${seat}-${n}`;
+          if (TRACE !== null) headers['x-request-id'] = `${match.id}-${seat}-${n}`;
           const res = await call(http, 'POST', `${url}/moves`, headers, {
             seat,
             version: block.version,
             move: { type: 'draft', card },
           });
           if (res.status === 200) {
-            accepted(at);
+            accepted(at, { id: `${match.id}-${seat}-${n}`, seat });
             block = res.body;
           } else if (res.status === 409 && res.body.code === 'stale_version') {
             if (inWindow()) stats.refused += 1;
@@ -535,6 +542,9 @@ async function main() {
     generator_cpu_s: (windowEnd.own.user + windowEnd.own.system) / 1e6,
     ...target.report(),
   };
+  if (TRACE !== null) {
+    fs.writeFileSync(process.env.BGIO_TRACE, TRACE.map((t) => JSON.stringify(t)).join('\n'));
+  }
   process.stdout.write(`${JSON.stringify(out)}\n`);
   process.exit(stats.errors && !stats.accepted ? 1 : 0);
 }

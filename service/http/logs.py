@@ -21,6 +21,7 @@ class JsonFormatter(logging.Formatter):
             "level": record.levelname.lower(),
             "logger": record.name,
             "msg": record.getMessage(),
+            "pid": record.process,  # which worker, where several serve one address
         }
         entry.update(getattr(record, "fields", {}))
         if record.exc_info:
@@ -72,6 +73,8 @@ def install(app: Flask) -> None:
                         "status": response.status_code,
                         "ms": round(elapsed * 1000, 2),
                         "code": here.get("problem_code"),
+                        # a move's commits: more than 1 when another seat's came first
+                        **({"commits": here.commits} if "commits" in here else {}),
                     }
                 },
             )

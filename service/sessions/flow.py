@@ -510,6 +510,7 @@ def play(
         )
         peeked = None
         result = commit(loaded, env, events, idem=idem, mover=seat, standing=now, shown=body)
+        g.commits = g.get("commits", 0) + 1  # the request's log line: races lost show
         if result.status == "applied":
             return body, False
         if result.status == "missing":
