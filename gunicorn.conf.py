@@ -14,6 +14,7 @@ from __future__ import annotations
 import gc
 import importlib.util
 import os
+import re
 import time
 import warnings
 from collections.abc import Callable
@@ -28,14 +29,18 @@ from gunicorn.http.errors import InvalidHeader, UnsupportedTransferCoding
 from gunicorn.workers.ggevent import GeventWorker
 
 # The master imports the service (on_starting, below) before a worker patches the
-# standard library, and `import redis` brings redis.asyncio, whose `from ssl import
-# ...` keeps the unpatched names. Nothing here uses redis.asyncio (the sync client
-# reads ssl's attributes when it connects, after the patch), so that one case is
-# expected; any other module in the list still warns.
+# standard library, and two of the libraries it imports keep ssl's unpatched names
+# (`from ssl import ...`) in modules the service never uses: redis.asyncio (the sync
+# client reads ssl's attributes when it connects, after the patch) and PyJWT's
+# jwks_client (PyJWKClient; the LTI tool fetches and caches platforms' keys itself,
+# service/lti/). Those two are expected, alone or together, at every worker's start;
+# a list with any other module still warns.
+UNPATCHED_SSL_EXPECTED = ("redis.asyncio.connection", "jwt.jwks_client")
+_EXPECTED = "(?:" + "|".join(re.escape(name) for name in UNPATCHED_SSL_EXPECTED) + r") \([^)]*\)"
 warnings.filterwarnings(
     "ignore",
     message=r"Monkey-patching ssl after ssl has already been imported .*"
-    r"\(NOT patched\): \['redis\.asyncio\.connection \([^)]*\)'\]\. ",
+    rf"\(NOT patched\): \['{_EXPECTED}'(?:, '{_EXPECTED}')*\]\. $",
     category=MonkeyPatchWarning,
 )
 

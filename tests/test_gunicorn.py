@@ -20,6 +20,7 @@ import subprocess
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -814,3 +815,34 @@ def test_keep_alive_timer_is_reused_and_lets_other_errors_through() -> None:
     started = time.monotonic()
     gevent.sleep(0.5)  # stopped: nothing is raised afterwards
     waits.close()
+
+
+def test_a_worker_start_warns_only_of_unpatched_ssl_it_does_not_expect() -> None:
+    """gevent warns when a module kept ssl's names from before the patch. The two the
+    service imports but never uses (redis.asyncio, PyJWT's jwks_client) are expected
+    at every worker's start, alone or together; any other module in the list warns."""
+    from gevent.monkey import MonkeyPatchWarning
+
+    runpy.run_path(str(ROOT / "gunicorn.conf.py"))  # installs its filter
+
+    def warns(*modules: str) -> bool:
+        # gevent's own wording (gevent/monkey/__init__.py, _check_for_ssl...)
+        text = (
+            "Monkey-patching ssl after ssl has already been imported may lead to errors, "
+            "including RecursionError on Python 3.6. It may also silently lead to incorrect "
+            "behaviour on Python 3.7. Please monkey-patch earlier. "
+            "See https://github.com/gevent/gevent/issues/1016. "
+            "Modules that had direct imports (NOT patched): %s. "
+            % ([f"{name} (/venv/{name.replace('.', '/')}.py)" for name in modules])
+        )
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.filterwarnings("always", category=MonkeyPatchWarning, append=True)
+            warnings.warn(text, MonkeyPatchWarning, stacklevel=1)
+        return bool(seen)
+
+    assert not warns("redis.asyncio.connection")
+    assert not warns("jwt.jwks_client")
+    assert not warns("redis.asyncio.connection", "jwt.jwks_client")
+    assert warns("requests.adapters")
+    assert warns("jwt.jwks_client", "urllib3.util.ssl_")
+    assert warns("jwt.jwks_client_x")
