@@ -25,6 +25,21 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def redis_answers(port: int, seconds: float = 10.0, every: float = 0.05) -> bool:
+    """Whether a redis-server on 127.0.0.1:``port`` answers PING (redis-cli) within
+    ``seconds``, asking every ``every`` seconds."""
+    deadline = time.monotonic() + seconds
+    while True:
+        ping = subprocess.run(
+            ["redis-cli", "-p", str(port), "ping"], capture_output=True, text=True, check=False
+        )
+        if ping.stdout.strip() == "PONG":
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(every)
+
+
 def bench_env() -> dict[str, str]:
     """The environment the benchmark servers run with: fixed keys, quiet logs."""
     from cryptography.fernet import Fernet

@@ -31,7 +31,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -45,13 +44,11 @@ ROOT = HERE.parent.parent
 SLUG = "element-draft"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def start_redis(folder: Path, callgrind: bool) -> tuple[subprocess.Popen[bytes], int]:
+    # imported here: only the parent starts Redis, and a --child (run as a script with
+    # a baseline checkout first on its path) must not need this checkout's harness
+    from bench.harness import free_port, redis_answers
+
     port = free_port()
     valgrind = ["valgrind", "--tool=callgrind", "--instr-atstart=no"]
     valgrind += [f"--callgrind-out-file={folder}/callgrind.out"]
@@ -65,13 +62,8 @@ def start_redis(folder: Path, callgrind: bool) -> tuple[subprocess.Popen[bytes],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    for _ in range(400):
-        ping = subprocess.run(
-            ["redis-cli", "-p", str(port), "ping"], capture_output=True, text=True, check=False
-        )
-        if ping.stdout.strip() == "PONG":
-            return proc, port
-        time.sleep(0.05)
+    if redis_answers(port, seconds=20, every=0.05):  # callgrind starts it slowly
+        return proc, port
     proc.kill()
     raise RuntimeError("redis-server did not start")
 

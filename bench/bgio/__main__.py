@@ -54,7 +54,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..harness import GUNICORN, ROOT, bench_env, free_port, stop
+from ..harness import GUNICORN, ROOT, bench_env, free_port, redis_answers, stop
 
 HERE = Path(__file__).resolve().parent
 OUT = ROOT / "bench" / "out"
@@ -149,14 +149,8 @@ def start_redis(tmp: Path, name: str, aof: bool) -> tuple[subprocess.Popen[bytes
         stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
-    deadline = time.time() + 10
-    while time.time() < deadline:
-        done = subprocess.run(
-            ["redis-cli", "-p", str(port), "ping"], capture_output=True, text=True, check=False
-        )
-        if done.stdout.strip() == "PONG":
-            return proc, port
-        time.sleep(0.1)
+    if redis_answers(port, seconds=10, every=0.1):
+        return proc, port
     proc.kill()
     raise RuntimeError("redis-server did not start")
 
