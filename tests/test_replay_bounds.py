@@ -182,6 +182,8 @@ def test_health_answers_while_long_replays_run(redis_url: str) -> None:
         f"slowest {max(health) * 1000:.0f} ms"
     )
     # generous bounds for a loaded machine: most probes answer at once, and the worker
-    # keeps answering them all along (before, it answered 3 in 7 s, p50 2.4 s)
+    # keeps answering them all along (before, it answered 3 in 7 s, p50 2.4 s): at least
+    # one probe for every quarter second the replays ran (a fixed count failed on a fast
+    # machine, where they took 0.86 s and 9 probes were all the time allowed)
     assert sorted(health)[len(health) // 2] < 0.5
-    assert len(health) >= 10
+    assert len(health) >= max(3, int(max(took) / 0.25)), (len(health), max(took))
