@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from .browser import PROJECTOR, Console, axe_violations, browser, needs_chromium
+from .browser import PHONE, PROJECTOR, Console, axe_violations, browser, needs_chromium
 from .browser_games import (
     final_screenshot,
     final_table,
@@ -143,3 +143,57 @@ def test_a_match_played_to_its_end_from_a_seat_page(browser: Any, base: str) -> 
 
 def test_the_new_game_page_makes_a_game_with_bots_and_a_deck(browser: Any, base: str) -> None:
     made_with_the_ionic_deck(browser, base, SLUG, READY)
+
+
+def _with_the_deck_under_the_discard(redis_url: str, session_id: str) -> None:
+    """Seat 0's first turn, the draw deck moved under the discard top (the stored state
+    resealed in place: every card still where one card is, only the piles differ), as a
+    round looks when the deck has run out and the discards can refill it."""
+    from service import create_app
+    from service.games.tokens import Sealer
+
+    from .conftest import KEY_A, TEST_PREFIX, make_settings
+
+    app = create_app(
+        make_settings(KEY_A, redis_url=redis_url, redis_key_prefix=f"{TEST_PREFIX}browser:")
+    )
+    store = app.extensions["chemgames.store"]
+    session, _ = store.load(session_id)
+    sealer = Sealer((KEY_A,))
+    info = app.extensions["chemgames.games"][SLUG].game.info
+    env = sealer.open(session.token, slug=SLUG, rules_version=info.rules_version)
+    zones = env.state["zones"]
+    assert env.state["turn"] == {"seat": 0, "step": "draw", "drawn": 0, "took_discard": False}
+    moved = {**zones, "draw": [], "discard": zones["draw"] + zones["discard"]}
+    token = sealer.seal(env.with_state({**env.state, "zones": moved}), compressed=False)
+    store.redis.hset(store.key(session_id), "token", token)
+
+
+def test_an_empty_draw_deck_is_offered_when_the_discard_pile_refills_it(
+    browser: Any, base: str, redis_url: str
+) -> None:
+    """The draw deck empty at a draw, cards under the discard top: the rules shuffle them
+    into a new deck (docs/rules/compound-capture.md, "When the draw deck runs out"), so
+    the page offers the deck. A student who takes the discard top first is offered the
+    deck, and not the discard pile again, for the second card (the page once offered
+    only the refused second discard: the student was stuck)."""
+    link, answer = made(base, SLUG, GAME)
+    _with_the_deck_under_the_discard(redis_url, answer["session_id"])
+    console = Console()
+    page = console.watch(browser.new_context(viewport=PHONE).new_page())
+    page.goto(link)
+    page.wait_for_function(READY)
+    deck = page.get_by_role("button", name=re.compile("^Draw from the deck \\(it is empty"))
+    discard = page.get_by_role("button", name=re.compile("^Take the discard top"))
+    assert deck.is_enabled() and discard.is_enabled()
+    assert axe_violations(page) == []
+    press(page, re.compile("^Take the discard top"))
+    page.wait_for_function(READY)
+    assert "draw card 2 of 2" in status_line(page)
+    assert deck.is_enabled() and not discard.is_enabled()
+    press(page, re.compile("^Draw from the deck"))
+    page.wait_for_function(READY)
+    assert "The draw deck ran out" in page.locator(".log-lines").inner_text()
+    assert "draw card" not in status_line(page)
+    assert page.locator(".notice-refused").count() == 0
+    assert console.unexpected() == []

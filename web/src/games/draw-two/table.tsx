@@ -181,21 +181,32 @@ export function TurnActions({
     </p>
   );
   if (turn.step === "draw") {
+    // once the rules have listed the moves, a pile is offered only if a draw from it is
+    // one: an empty deck the discard pile refills, no second card from the discard pile
+    const known = legal.length > 0;
+    const may = (source: string) =>
+      legal.some((m) => m.type === "draw" && (m as { source?: string }).source === source);
+    const fromDeck = known ? may("deck") : view.draw.count > 0;
+    const fromDiscard = known ? may("discard") : top !== null && top !== undefined;
     return (
       <div class="actions dt-actions">
         {allowed}
         <button
           type="button"
           class="act"
-          disabled={busy || view.draw.count === 0}
+          disabled={busy || !fromDeck}
           onClick={() => act({ type: "draw", source: "deck" })}
         >
-          {view.draw.count > 0 ? `Draw from the deck (${plural(view.draw.count, "card")})` : "The draw deck is empty"}
+          {view.draw.count > 0
+            ? `Draw from the deck (${plural(view.draw.count, "card")})`
+            : fromDeck
+              ? "Draw from the deck (it is empty: the cards under the discard top are shuffled into it first)"
+              : "The draw deck is empty"}
         </button>
         <button
           type="button"
           class="act"
-          disabled={busy || top === null || top === undefined}
+          disabled={busy || !fromDiscard}
           onClick={() => act({ type: "draw", source: "discard" })}
         >
           {top ? `Take the discard top: ${faceName(top)}` : "The discard pile is empty"}
