@@ -16,6 +16,9 @@ the last install), then starts on 127.0.0.1, each on a free port:
 * ``service-nolimits``: the same with ``RATE_LIMITS=off`` (and its own Redis);
 * ``service-nokeys`` (not by default): ``service`` whose devices send no
   Idempotency-Key (its own gunicorn and Redis);
+* ``service-bare`` (not by default): ``service-nolimits`` whose devices send no
+  Idempotency-Key: what the service costs without two of its guarantees (a measure,
+  never a way to run it);
 * ``service-aof`` (not by default): ``service`` with Redis writing an append-only
   file, fsync every second;
 * ``service-poll`` (not by default): ``service`` whose devices play as they did before
@@ -67,6 +70,7 @@ SERVERS = (
     "service-aof",
     "service-poll",
     "service-base",
+    "service-bare",
 )
 DEFAULT_SERVERS = SERVERS[:4]
 APP = "service:create_app()"
@@ -167,7 +171,7 @@ def start_service(tmp: Path, name: str, root: Path = ROOT, log: Path | None = No
     }
     if log is not None:
         env["LOG_LEVEL"] = "INFO"
-    if name == "service-nolimits":
+    if name in ("service-nolimits", "service-bare"):
         env["RATE_LIMITS"] = "off"
     if root != ROOT:  # its own packages first, ahead of this checkout's editable install
         env["PYTHONPATH"] = str(root)
@@ -256,7 +260,7 @@ def load(
     args = ["node", "load.js", "--target", server.target, "--url", server.url]
     args += ["--matches", str(matches), "--seconds", str(seconds), "--settle", str(settle)]
     args += ["--clk-tck", str(os.sysconf("SC_CLK_TCK")), "--cpu", cpu]
-    if server.name == "service-nokeys":
+    if server.name in ("service-nokeys", "service-bare"):
         args += ["--idempotency-keys", "off"]
     if server.name == "service-poll":
         args += ["--device", "poll"]
