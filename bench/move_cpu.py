@@ -58,9 +58,17 @@ def in_process_settings() -> None:
     os.environ.setdefault("DUE_WORK", "off")
 
 
-def play(client: Any, slug: str, players: int, seed: int) -> None:
+def deal(client: Any, slug: str, players: int, seed: int) -> dict[str, Any]:
+    """A hosted session of ``slug``, dealt from ``seed``: its creation's answer."""
     made = client.post(f"/v1/{slug}/sessions", json={"players": players, "seed": seed})
-    made = made.get_json()
+    assert made.status_code == 201, made.get_json()
+    found: dict[str, Any] = made.get_json()
+    return found
+
+
+def play_dealt(client: Any, slug: str, made: dict[str, Any], seed: int) -> int:
+    """Play the dealt session ``made`` to its end as its seats' devices would (a
+    legal-moves read, then a keyed move); the moves made."""
     base = f"/v1/{slug}/sessions/{made['session_id']}"
     auth = {s["seat"]: {"Authorization": f"Bearer {s['seat_token']}"} for s in made["seats"]}
     version, to_act, turn = made["version"], made["to_act"], 0
@@ -74,6 +82,11 @@ def play(client: Any, slug: str, players: int, seed: int) -> None:
         assert answer.status_code == 200, answer.get_json()
         version, to_act = answer.get_json()["version"], answer.get_json()["to_act"]
         turn += 1
+    return turn
+
+
+def play(client: Any, slug: str, players: int, seed: int) -> None:
+    play_dealt(client, slug, deal(client, slug, players, seed), seed)
 
 
 def main() -> None:

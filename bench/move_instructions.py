@@ -29,6 +29,7 @@ level 0, which clears deflate's 64 KB hash table, was 1.0% of a move cycle here 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import statistics
@@ -67,40 +68,28 @@ def child(game: str, players: int, games: int, flag: str | None) -> dict[str, An
     from service import create_app  # the checkout's own, by PYTHONPATH
 
     client = create_app().test_client()
-
-    def deal(seed: int) -> dict[str, Any]:
-        made = client.post(f"/v1/{game}/sessions", json={"players": players, "seed": seed})
-        assert made.status_code == 201, made.get_json()
-        found: dict[str, Any] = made.get_json()
-        return found
-
-    def play(made: dict[str, Any], tag: str) -> int:
-        base = f"/v1/{game}/sessions/{made['session_id']}"
-        auth = {s["seat"]: {"Authorization": f"Bearer {s['seat_token']}"} for s in made["seats"]}
-        version, to_act, turn = made["version"], made["to_act"], 0
-        while to_act:
-            seat = to_act[turn % len(to_act)]
-            legal = client.post(f"{base}/legal-moves", json={"seat": seat}, headers=auth[seat])
-            moves = legal.get_json()["moves"]
-            body = {"seat": seat, "version": version, "move": moves[turn % len(moves)]}
-            headers = {**auth[seat], "Idempotency-Key": f"{tag}-{turn}"}
-            answer = client.post(f"{base}/moves", json=body, headers=headers)
-            assert answer.status_code == 200, answer.get_json()
-            version, to_act = answer.get_json()["version"], answer.get_json()["to_act"]
-            turn += 1
-        return turn
-
-    for n, made in enumerate([deal(10_000 + seed) for seed in range(2)]):
-        play(made, f"warm{n}")
-    dealt = [deal(seed) for seed in range(games)]
+    devices = _move_cpu()
+    for seed in range(2):
+        devices.play(client, game, players, 10_000 + seed)
+    dealt = [(devices.deal(client, game, players, seed), seed) for seed in range(games)]
     if flag:
         Path(f"{flag}.ready").touch()
         _wait(Path(f"{flag}.go"))
-    moves = sum(play(made, f"game{n}") for n, made in enumerate(dealt))
+    moves = sum(devices.play_dealt(client, game, made, seed) for made, seed in dealt)
     if flag:
         Path(f"{flag}.done").touch()
         _wait(Path(f"{flag}.stop"))
     return {"moves": moves}
+
+
+def _move_cpu() -> Any:
+    """This checkout's ``bench/move_cpu.py``, its devices, read from its file: the child
+    runs with the measured checkout first on its path, whose ``bench`` may be older."""
+    spec = importlib.util.spec_from_file_location("_move_cpu", HERE.parent / "move_cpu.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def _wait(path: Path, seconds: float = 600) -> None:
