@@ -12,8 +12,9 @@ it), so the stages add up to the measured total; "framework" is what is left:
 Werkzeug's request and response, Flask's routing and hooks, flask-smorest's and
 webargs' wrappers, compression.
 
-Stages: parse and validate (webargs: JSON and the request schema), rate limit,
-Redis (every round trip: the limiter's, the session's load, the compare-and-set),
+Stages: parse and validate (the body's JSON and its schema), rate limit (the limiter's
+Python), Redis (every round trip: the limiter's, the session's load, the
+compare-and-set),
 open the token, credential, rules (the move, bots, who acts, the outcome), view,
 events, seal, write the answer (orjson and the response).
 
@@ -80,21 +81,27 @@ class Clock:
         return timed
 
 
-def instrument(app: Any, clock: Clock) -> None:
-    """Wrap each stage's functions where the service calls them."""
-    import webargs.flaskparser
-
-    from rules.core import GameRules
+def instrument(clock: Clock) -> None:
+    """Wrap each stage's functions where the service calls them: before the app is
+    made, since it keeps some of them (its hooks, a view's loader) as it is made."""
     from service.games import tokens
-    from service.http import jsonio
+    from service.http import jsonio, parsing
     from service.school import limits
     from service.sessions.store import SessionStore
 
     def patch(owner: Any, name: str, stage: str) -> None:
         setattr(owner, name, clock.wrap(stage, getattr(owner, name)))
 
-    patch(webargs.flaskparser.FlaskParser, "parse", "parse and validate")
-    patch(limits.Limiter, "check", "rate limit")
+    # a body's bytes and JSON, then its schema (the quick loader each view keeps)
+    patch(parsing.JsonParser, "load_json", "parse and validate")
+    quick_loader = parsing.quick_loader
+    parsing.quick_loader = lambda schema, **kw: clock.wrap(
+        "parse and validate", quick_loader(schema, **kw)
+    )
+    # the limiter's own Python (its hooks, and its part of a session's load); its round
+    # trips are Redis's
+    for name in ("check", "headers", "pending_calls", "settle_with_load"):
+        patch(limits.Limiter, name, "rate limit")
     patch(limits.RedisCounter, "draw", "Redis")
     patch(tokens.Sealer, "open", "open the token")
     patch(tokens.Sealer, "seal", "seal")
@@ -111,6 +118,12 @@ def instrument(app: Any, clock: Clock) -> None:
         for name, stage in by_name.items():
             if getattr(module, name, None) is originals[name]:
                 setattr(module, name, clock.wrap(stage, originals[name]))
+
+
+def instrument_rules(app: Any, clock: Clock) -> None:
+    """Wrap each game's rules and view, as the app made them."""
+    from rules.core import GameRules
+
     for api in app.extensions["chemgames.games"].values():
         game: GameRules = api.game
         for name in ("apply", "bot_move", "to_act", "outcome", "legal_moves"):
@@ -248,9 +261,10 @@ def main() -> None:
     from rules.registry import GAMES
     from service import create_app
 
-    app = create_app()
     clock = Clock()
-    instrument(app, clock)
+    instrument(clock)
+    app = create_app()
+    instrument_rules(app, clock)
     timed = Timed(app, clock)
     trips = RoundTrips(lambda: clock.active)
     client = app.test_client()
