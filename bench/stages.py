@@ -103,6 +103,7 @@ def instrument(clock: Clock) -> None:
     for name in ("check", "headers", "pending_calls", "settle_with_load"):
         patch(limits.Limiter, name, "rate limit")
     patch(limits.RedisCounter, "draw", "Redis")
+    patch(limits.RedisCounter, "draw_all", "Redis")
     patch(tokens.Sealer, "open", "open the token")
     patch(tokens.Sealer, "seal", "seal")
     patch(tokens.Sealer, "check_seat", "credential")

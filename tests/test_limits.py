@@ -213,8 +213,18 @@ def test_with_its_redis_unreachable_play_goes_on() -> None:
         make_settings(KEY_A, redis_url="unix:///tmp/no-such-redis.sock", rate_limits_enabled=True)
     )
     assert isinstance(app.extensions["chemgames.limiter"].counter, limits.RedisCounter)
-    answer = app.test_client().post("/v1/element-draft/setup", json={"players": 2})
+    c = app.test_client()
+    answer = c.post("/v1/element-draft/setup", json={"players": 2, "seed": 1})
     assert answer.status_code == 201 and "X-RateLimit-Remaining" not in answer.headers
+    # a move carries a credential: its two draws (one round trip) are let through too
+    made = answer.get_json()
+    seat = made["to_act"][0]
+    moved = c.post(
+        "/v1/element-draft/bot-move",
+        json={"token": made["token"], "seat": seat},
+        headers=auth(made["seats"][seat]["seat_token"]),
+    )
+    assert moved.status_code == 200 and "X-RateLimit-Remaining" not in moved.headers
 
 
 def test_without_redis_the_counts_are_kept_in_the_process() -> None:
@@ -269,3 +279,66 @@ def test_the_lua_script_counts_as_the_python_arithmetic(redis_url: str) -> None:
         in_redis = counter.draw(budget, who, now_ms=now)
         in_python = memory.draw(budget, who, now_ms=now)
         assert in_redis == in_python, now - start
+
+
+@pytest.mark.every_redis
+def test_a_stateless_moves_draw_and_its_credentials_check_share_one_round_trip(
+    redis_url: str,
+) -> None:
+    """A stateless move carries a seat's credential: its moves budget and the address's
+    refused-credentials budget are drawn in one script call on one server or a
+    Sentinel (one round trip, where issue 27 made it two); a cluster draws each on its
+    own node. The counts are the same either way."""
+    from bench.harness import RoundTrips
+
+    app = limited_app(redis_url, rate_limit_moves="3 per minute")
+    c = app.test_client()
+    made = c.post("/v1/chemistry-battle/setup", json={"players": 2, "seed": 1}).get_json()
+    token, remaining, trips = made["token"], [], []
+    counting = False
+    counter = RoundTrips(lambda: counting)
+    try:
+        for _ in range(4):
+            seat = made["to_act"][0]
+            me = auth(made["seats"][seat]["seat_token"])
+            counter.count, counting = 0, True
+            answer = c.post(
+                "/v1/chemistry-battle/bot-move", json={"token": token, "seat": seat}, headers=me
+            )
+            counting = False
+            trips.append(counter.count)
+            remaining.append(answer.headers["X-RateLimit-Remaining"])
+            if answer.status_code == 200:
+                made = {**made, **answer.get_json()}
+                token = made["token"]
+    finally:
+        counter.close()
+    assert remaining == ["2", "1", "0", "0"]
+    on_cluster = app.extensions["chemgames.redis"].kind == "cluster"
+    # after the first, which may open a connection to a node first (a cluster's)
+    assert trips[1:] == ([2] * 3 if on_cluster else [1] * 3)
+
+
+def test_a_server_that_lost_its_scripts_counts_a_stateless_move_once(redis_url: str) -> None:
+    """The merged draws' script is loaded again when the server lost it, and the move is
+    counted once (a script that was not found did not run)."""
+    app = limited_app(redis_url, rate_limit_moves="3 per minute")
+    backend = app.extensions["chemgames.redis"]
+    if backend.kind == "cluster":
+        pytest.skip("a cluster draws each budget on its own node")
+    c = app.test_client()
+    made = c.post("/v1/chemistry-battle/setup", json={"players": 2, "seed": 1}).get_json()
+    token, remaining = made["token"], []
+    for _ in range(2):
+        seat = made["to_act"][0]
+        backend.client.script_flush()
+        answer = c.post(
+            "/v1/chemistry-battle/bot-move",
+            json={"token": token, "seat": seat},
+            headers=auth(made["seats"][seat]["seat_token"]),
+        )
+        assert answer.status_code == 200, answer.get_json()
+        made = {**made, **answer.get_json()}
+        token = made["token"]
+        remaining.append(answer.headers["X-RateLimit-Remaining"])
+    assert remaining == ["2", "1"]

@@ -33,7 +33,10 @@ seconds. The counts live in the same Redis as the sessions (any of its kinds: on
 server, Cluster, Sentinel), one hash per budget and client under the deployment's key
 prefix, expiring with their windows; one Lua script per limited request reads the
 Redis clock, checks every limit of the budget and counts the request only if all
-allow it, in one round trip. (Flask-Limiter, used before, took two round trips and
+allow it, in one round trip: with a request's other draw too (the ``credentials``
+check of a request that carries one) on one server or Sentinel, and inside a hosted
+session's load (``service/sessions/flow.py``); on a cluster each budget's counters are
+on their own node, a round trip each. (Flask-Limiter, used before, took two round trips and
 about a millisecond of Python per limited request, more than the move itself:
 bench/README.md.) Without Redis the counts are kept per process.
 
@@ -71,6 +74,7 @@ from ..base.config import Settings
 from ..base.redis_client import RedisBackend
 from ..http.client import address
 from ..http.problems import Problem
+from ..sessions.store import merge
 from .operators import operators
 
 log = logging.getLogger("chemgames.limits")
@@ -269,12 +273,14 @@ class Draw(NamedTuple):
 
 
 class RedisCounter:
-    """The counts in the deployment's Redis (one script call per budget drawn)."""
+    """The counts in the deployment's Redis (one script call per budget drawn, or one
+    for all of a request's draws: :meth:`draw_all`)."""
 
     def __init__(self, backend: RedisBackend, prefix: str) -> None:
         self.backend = backend
         self.prefix = prefix
         self._script: Any = None
+        self._merged: dict[str, Any] = {}  # by source: one per shape of draws
 
     def call(
         self, budget: Budget, who: str, now_ms: int | None = None, cost: int = 1
@@ -299,6 +305,17 @@ class RedisCounter:
             self._script = client.register_script(_SCRIPT)
         _, keys, args = self.call(budget, who, now_ms, cost)
         return self.decision(budget, self._script(keys=keys, args=args))
+
+    def draw_all(self, draws: Sequence[Draw]) -> list[Decision]:
+        """Every one of ``draws``, as :meth:`draw` makes each, in one script call: one
+        round trip, on one server or a Sentinel's primary only (their keys are in
+        several slots: :attr:`joins_loads`). Redis's clock is read once for them all."""
+        source, keys, args = merge([self.call(d.budget, d.who, cost=d.cost) for d in draws])
+        script = self._merged.get(source)
+        if script is None:
+            script = self._merged[source] = self.backend.client.register_script(source)
+        answers = script(keys=keys, args=args)
+        return [self.decision(d.budget, a) for d, a in zip(draws, answers, strict=True)]
 
     @property
     def joins_loads(self) -> bool:
@@ -435,7 +452,24 @@ class Limiter:
         ):
             g.rate_limit_pending = draws
             return
-        self.settle(draws, [self._draw(draw) for draw in draws])
+        self.settle(draws, self._draw_all(draws))
+
+    def _draw_all(self, draws: list[Draw]) -> list[Decision | None]:
+        """Each draw's decision (None: not counted, Redis failed): in one round trip
+        where the counter can (a credential's check beside the request's own draw),
+        else one by one."""
+        counter = self.counter
+        if len(draws) < 2 or not isinstance(counter, RedisCounter) or not counter.joins_loads:
+            return [self._draw(draw) for draw in draws]
+        if g.get("redis_failed") is not None or g.get("problem_code") == "redis_unavailable":
+            return [None] * len(draws)
+        try:
+            return list(counter.draw_all(draws))
+        except redis.RedisError as err:  # play matters more than the limit
+            scopes = ", ".join(draw.budget.scope for draw in draws)
+            log.warning("rate limits %s not counted: %s", scopes, err)
+            g.redis_failed = err
+            return [None] * len(draws)
 
     def _draw(self, draw: Draw) -> Decision | None:
         if g.get("redis_failed") is not None or g.get("problem_code") == "redis_unavailable":
@@ -485,7 +519,7 @@ class Limiter:
         pending: list[Draw] | None = here.pop("rate_limit_pending", None)
         if pending is not None:  # the request ended before loading its session
             try:
-                self.settle(pending, [self._draw(draw) for draw in pending])
+                self.settle(pending, self._draw_all(pending))
             except Problem as refused:
                 here.problem_code = refused.code
                 response = refused.response(instance=request.path)
