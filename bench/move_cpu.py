@@ -89,6 +89,27 @@ def play(client: Any, slug: str, players: int, seed: int) -> None:
     play_dealt(client, slug, deal(client, slug, players, seed), seed)
 
 
+def play_stateless(client: Any, slug: str, players: int, seed: int) -> int:
+    """A stateless game of ``slug`` dealt from ``seed`` and played to its end as its
+    seats' devices would (a legal-moves read, then the move, each with the seat's
+    credential and the token); the moves made."""
+    setup = client.post(f"/v1/{slug}/setup", json={"players": players, "seed": seed}).get_json()
+    token, to_act = setup["token"], setup["to_act"]
+    auth = {s["seat"]: {"Authorization": f"Bearer {s['seat_token']}"} for s in setup["seats"]}
+    turn = 0
+    while to_act:
+        seat = to_act[turn % len(to_act)]
+        legal = client.post(
+            f"/v1/{slug}/legal-moves", json={"token": token, "seat": seat}, headers=auth[seat]
+        ).get_json()["moves"]
+        body = {"token": token, "seat": seat, "move": legal[(seed + turn) % len(legal)]}
+        answer = client.post(f"/v1/{slug}/moves", json=body, headers=auth[seat])
+        assert answer.status_code == 200, answer.get_json()
+        token, to_act = answer.get_json()["token"], answer.get_json()["to_act"]
+        turn += 1
+    return turn
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--game", default="element-draft")

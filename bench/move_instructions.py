@@ -2,7 +2,7 @@
 that the machine's noise cannot blur.
 
     .venv/bin/python -m bench.move_instructions [--game element-draft] [--games 4]
-        [--runs 2] [--baseline DIR]
+        [--runs 2] [--baseline DIR] [--mode hosted|stateless]
 
 CPU time on this shared two-core machine moves by 10-30% between rounds of the same
 code (bench/README.md), more than most single changes to a move save. Instructions do
@@ -12,7 +12,14 @@ legal-moves read before each), under valgrind's callgrind with counting off unti
 games are dealt and warm; counting is on only while it plays them. Every game is dealt
 from a fixed seed under fixed keys, so two runs of one checkout play the same moves and
 agree within about 0.5%. The figure is instructions per move cycle (the read and the
-move), in the worker only: Redis's own are ``bench.redis_side --callgrind``'s.
+move), in the worker only: Redis's own are ``bench.redis_side --callgrind``'s. With
+``--mode stateless`` the games are stateless ones (``POST /setup``, then the token sent
+with every read and move), each dealt inside the count.
+
+``bench.move_ir`` counts a hosted move's ``flow.play`` alone, started under valgrind by
+hand; this counts whole requests (the app's hooks, the rate limiter, the body's parsing,
+the answer: where a change outside ``flow.play`` lands, as the limiter's draws sharing
+a round trip did), plays stateless games too, and runs a baseline in turns itself.
 
 With ``--baseline DIR`` (another checkout, e.g. ``git archive main | tar -x -C DIR``)
 each run plays both, in turns, each against a flushed private ``redis-server``, and the
@@ -62,20 +69,26 @@ def totals(text: str) -> int:
 
 
 # ------------------------------------------------------------------- the child -----
-def child(game: str, players: int, games: int, flag: str | None) -> dict[str, Any]:
+def child(game: str, players: int, games: int, flag: str | None, mode: str) -> dict[str, Any]:
     """Deal ``games`` games (and two to warm), play the warm ones, then, between the
-    ``flag`` files the parent answers, the counted ones."""
+    ``flag`` files the parent answers, the counted ones (stateless: dealt as they are
+    played, the deal counted too)."""
     from service import create_app  # the checkout's own, by PYTHONPATH
 
     client = create_app().test_client()
     devices = _move_cpu()
+    warm = devices.play if mode == "hosted" else devices.play_stateless
     for seed in range(2):
-        devices.play(client, game, players, 10_000 + seed)
-    dealt = [(devices.deal(client, game, players, seed), seed) for seed in range(games)]
+        warm(client, game, players, 10_000 + seed)
+    hosted = mode == "hosted"
+    dealt = [(devices.deal(client, game, players, seed), seed) for seed in range(games) if hosted]
     if flag:
         Path(f"{flag}.ready").touch()
         _wait(Path(f"{flag}.go"))
-    moves = sum(devices.play_dealt(client, game, made, seed) for made, seed in dealt)
+    if hosted:
+        moves = sum(devices.play_dealt(client, game, made, seed) for made, seed in dealt)
+    else:
+        moves = sum(devices.play_stateless(client, game, players, seed) for seed in range(games))
     if flag:
         Path(f"{flag}.done").touch()
         _wait(Path(f"{flag}.stop"))
@@ -132,6 +145,8 @@ def count(checkout: Path, url: str, args: argparse.Namespace, folder: Path) -> f
         str(args.players),
         "--games",
         str(args.games),
+        "--mode",
+        args.mode,
         "--flag",
         str(flag),
     ]
@@ -167,11 +182,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=4, help="counted games per run")
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--baseline", type=Path, help="another checkout, played in turns")
+    parser.add_argument(
+        "--mode", choices=("hosted", "stateless"), default="hosted", help="how the games play"
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--flag", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(child(args.game, args.players, args.games, args.flag)))
+        print(json.dumps(child(args.game, args.players, args.games, args.flag, args.mode)))
         return
     sys.path.insert(0, str(ROOT))
     from bench.harness import free_port, redis_answers

@@ -19,7 +19,9 @@ collector frozen as ``gunicorn.conf.py`` freezes it), however loaded the machine
 Instructions are not time: memory stalls and system calls are not in them (and
 valgrind counts a ``rep stosb`` memset byte by byte), so confirm a change in time too
 (``bench.move_cpu``, or both behaviours alternated in one process). About 40 times
-slower than a normal run: 2 games take minutes.
+slower than a normal run: 2 games take minutes. ``bench.move_instructions`` counts
+whole requests instead (hooks, rate limits, parsing, the answer; stateless games too)
+and alternates a baseline checkout by itself.
 """
 
 from __future__ import annotations

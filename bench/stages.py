@@ -39,6 +39,7 @@ from typing import Any
 from cryptography.fernet import Fernet
 
 from .harness import LIFTED_LIMITS, RoundTrips
+from .move_cpu import play_stateless
 
 STAGES = (
     "parse and validate",
@@ -176,20 +177,7 @@ class Timed:
 
 
 def stateless(client: Any, slug: str, players: int, seed: int) -> None:
-    setup = client.post(f"/v1/{slug}/setup", json={"players": players, "seed": seed}).get_json()
-    token, to_act = setup["token"], setup["to_act"]
-    auth = {s["seat"]: {"Authorization": f"Bearer {s['seat_token']}"} for s in setup["seats"]}
-    turn = 0
-    while to_act:
-        seat = to_act[turn % len(to_act)]
-        legal = client.post(
-            f"/v1/{slug}/legal-moves", json={"token": token, "seat": seat}, headers=auth[seat]
-        ).get_json()["moves"]
-        body = {"token": token, "seat": seat, "move": legal[(seed + turn) % len(legal)]}
-        answer = client.post(f"/v1/{slug}/moves", json=body, headers=auth[seat])
-        assert answer.status_code == 200, answer.get_json()
-        token, to_act = answer.get_json()["token"], answer.get_json()["to_act"]
-        turn += 1
+    play_stateless(client, slug, players, seed)
 
 
 def hosted(client: Any, slug: str, players: int, seed: int) -> None:

@@ -25,7 +25,8 @@ def test_the_count_is_the_totals_line_not_the_header() -> None:
         move_instructions.totals("events: Ir\nsummary: 0\n")
 
 
-def test_the_child_plays_whole_games_of_keyed_moves(redis_url: str) -> None:
+@pytest.mark.parametrize("mode", ["hosted", "stateless"])
+def test_the_child_plays_whole_games(redis_url: str, mode: str) -> None:
     env = {
         **os.environ,
         "REDIS_URL": redis_url,
@@ -35,6 +36,7 @@ def test_the_child_plays_whole_games_of_keyed_moves(redis_url: str) -> None:
         **{f"RATE_LIMIT_{b}": move_instructions.LIFTED for b in ("MOVES", "SETUP", "READS")},
     }
     command = [sys.executable, "-m", "bench.move_instructions", "--child", "--games", "1"]
+    command += ["--mode", mode]
     done = subprocess.run(
         command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False
     )
