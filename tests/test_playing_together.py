@@ -386,3 +386,43 @@ def test_a_move_decided_before_time_ran_out_gets_timer_expired_not_stale(
         headers=auth(token),
     )  # fmt: skip
     assert late.status_code == 409 and late.get_json()["code"] == "timer_expired"
+
+
+def _viewing(game: Any, viewed: list[int | None]) -> Any:
+    """``game``, noting in ``viewed`` each seat whose view it computes."""
+
+    def view(state: Any, seat: int | None) -> Any:
+        viewed.append(seat)
+        return game.view(state, seat)
+
+    return replace(game, view=view)
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_the_movers_view_from_its_answer_marks_as_the_view_computed_again(slug: str) -> None:
+    """A hosted commit hands ``marked`` the mover's view its answer shows: in a game
+    whose situation is the view, that view is the mover's situation (not computed a
+    second time) and the marks are the same; a game with a situation of its own
+    ignores it."""
+    game = GAMES[slug]
+    players = max(game.info.min_players, 2)
+    state = game.setup(players, QUICK_OPTIONS.get(slug, {}), 3)
+    env = situations.marked(game, None, Envelope(slug, 1, "g", 0, state), None)
+    for n in range(6):
+        to_act = game.to_act(env.state)
+        if not to_act:
+            break
+        seat = to_act[n % len(to_act)]
+        move, chosen = game.bot_move(env.state, seat, "random")
+        after, _ = game.apply(chosen, seat, move)
+        moved = replace(env, state=after, version=n + 1)
+        shown = game.view(after, seat)
+        computed = situations.marked(game, env, moved, seat)
+        if game.situation is None:
+            viewed: list[int | None] = []
+            reused = situations.marked(_viewing(game, viewed), env, moved, seat, shown)
+            assert seat not in viewed, "the mover's view was computed again"
+        else:
+            reused = situations.marked(game, env, moved, seat, {"not": "its situation"})
+        assert reused.marks == computed.marks
+        env = computed

@@ -265,7 +265,8 @@ def commit(
     whose move it is, None for the service's own transitions; ``standing``: ``env``'s,
     when the caller has it; ``shown``: the mover's answer)."""
     api = loaded.api
-    env = situations.marked(api.game, loaded.env, env, mover)
+    view = shown.get("view") if shown is not None else None  # the mover's, of ``env``
+    env = situations.marked(api.game, loaded.env, env, mover, view)
     now = standing if standing is not None else standing_of(api, env.state)
     finished = now.outcome.finished
     schedule.committing(api, loaded.env, env, loaded.now_ms)

@@ -18,6 +18,8 @@ twice on one version applies once.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
+from typing import Any
 
 import orjson
 
@@ -28,18 +30,28 @@ from ..games.tokens import Envelope, Marks
 _DUMP = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 
 
-def digest(game: GameRules, env: Envelope, seat: int) -> str:
-    """A short digest of ``seat``'s situation in ``env``'s state."""
-    value = game.situation_of(env.state, seat)
+def digest(game: GameRules, env: Envelope, seat: int, view: Mapping[str, Any] | None = None) -> str:
+    """A short digest of ``seat``'s situation in ``env``'s state (``view``: the seat's
+    view of that state, where the caller has it: the situation itself in a game whose
+    situation is its view, not computed again)."""
+    if view is not None and game.situation is None:
+        value: Mapping[str, Any] = view
+    else:
+        value = game.situation_of(env.state, seat)
     return hashlib.blake2b(orjson.dumps(value, option=_DUMP), digest_size=8).hexdigest()
 
 
 def marked(
-    game: GameRules, before: Envelope | None, after: Envelope, mover: int | None
+    game: GameRules,
+    before: Envelope | None,
+    after: Envelope,
+    mover: int | None,
+    mover_view: Mapping[str, Any] | None = None,
 ) -> Envelope:
     """``after`` with its marks: each human seat's situation digest, and the version at
     which it last changed (``after``'s own version where it differs from ``before``'s,
-    and for the ``mover``). ``before`` None: a new game, every seat seen at its version."""
+    and for the ``mover``). ``before`` None: a new game, every seat seen at its version.
+    ``mover_view``: the mover's view of ``after``, as its answer shows it."""
     old = before.marks if before is not None else None
     players = int(after.state["players"])
     seen: list[int] = []
@@ -49,7 +61,7 @@ def marked(
             seen.append(after.version)
             digests.append("")
             continue
-        now = digest(game, after, seat)
+        now = digest(game, after, seat, mover_view if seat == mover else None)
         same = (
             old is not None
             and seat != mover
