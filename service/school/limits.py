@@ -457,29 +457,24 @@ class Limiter:
     def _draw_all(self, draws: list[Draw]) -> list[Decision | None]:
         """Each draw's decision (None: not counted, Redis failed): in one round trip
         where the counter can (a credential's check beside the request's own draw),
-        else one by one."""
-        counter = self.counter
-        if len(draws) < 2 or not isinstance(counter, RedisCounter) or not counter.joins_loads:
-            return [self._draw(draw) for draw in draws]
+        else one by one, a draw made before a failure keeping its decision."""
         if g.get("redis_failed") is not None or g.get("problem_code") == "redis_unavailable":
-            return [None] * len(draws)
+            return [None] * len(draws)  # Redis already failed this request: never wait twice
+        counter = self.counter
+        found: list[Decision | None] = []
         try:
-            return list(counter.draw_all(draws))
+            if len(draws) > 1 and isinstance(counter, RedisCounter) and counter.joins_loads:
+                return list(counter.draw_all(draws))
+            for draw in draws:
+                found.append(counter.draw(draw.budget, draw.who, cost=draw.cost))
         except redis.RedisError as err:  # play matters more than the limit
-            scopes = ", ".join(draw.budget.scope for draw in draws)
-            log.warning("rate limits %s not counted: %s", scopes, err)
-            g.redis_failed = err
-            return [None] * len(draws)
+            scopes = ", ".join(draw.budget.scope for draw in draws[len(found) :])
+            log.warning("rate limit %s not counted: %s", scopes, err)
+            g.redis_failed = err  # a hosted request then answers 503 at once (flow.store)
+        return found + [None] * (len(draws) - len(found))
 
     def _draw(self, draw: Draw) -> Decision | None:
-        if g.get("redis_failed") is not None or g.get("problem_code") == "redis_unavailable":
-            return None  # Redis already failed this request: never wait its timeout twice
-        try:
-            return self.counter.draw(draw.budget, draw.who, cost=draw.cost)
-        except redis.RedisError as err:  # play matters more than the limit
-            log.warning("rate limit %s not counted: %s", draw.budget.scope, err)
-            g.redis_failed = err  # a hosted request then answers 503 at once (flow.store)
-            return None
+        return self._draw_all([draw])[0]
 
     @staticmethod
     def settle(draws: list[Draw], found: Sequence[Decision | None]) -> None:
