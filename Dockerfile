@@ -15,7 +15,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
-# Every compiled dependency (cryptography, orjson, gevent, greenlet) installs from a
+# Every compiled dependency (cryptography, orjson, zstandard, gevent, greenlet) installs from a
 # binary wheel; the slim image has no compiler, so one that needed building would
 # fail here rather than reach the final stage.
 # That is why `.` and not `.[fast]`: gunicorn's C parser of request heads (gunicorn_h1c)

@@ -20,7 +20,9 @@ import zlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import orjson
 import pytest
+import zstandard
 from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
@@ -30,7 +32,7 @@ from rules.polymer import GAME as POLYMER
 from service import create_app
 from service.http import streams
 from service.sessions.flow import ENDED_TTL_SECONDS
-from service.sessions.store import ANSWER_DICTIONARY, SessionStore, pack, unpack
+from service.sessions.store import ANSWER_DICTIONARY, ZSTD_MAGIC, SessionStore, pack, unpack
 
 from .conftest import KEY_A, TEST_PREFIX, auth, make_settings
 from .test_never_500 import Lines
@@ -1232,17 +1234,54 @@ def test_the_store_files_answers_under_seat_credential_and_key(store: SessionSto
     assert 0 < store.redis.ttl(store.key(session_id)) <= 60
 
 
+# {"fingerprint":"f","body":{"version":7,"to_act":[0,1]}} as pack() stores it since 0.2.0
+PINNED_ANSWER_FRAME = "28b52ffd2037a500002066377d7d0500d025610532660e6316e2cb0001"
+
+
 def test_stored_answers_are_compressed_against_a_dictionary_that_never_changes() -> None:
-    """An answer names its preset dictionary only by its Adler-32: a changed dictionary
-    would leave every answer stored under the old one unreadable (a retry's replay)."""
+    """An answer is a Zstandard frame against a preset dictionary that neither it nor the
+    zlib answers of earlier builds carry (those name it by its Adler-32 only): a changed
+    dictionary would leave every answer stored under the old one unreadable (a retry's
+    replay)."""
     assert zlib.adler32(ANSWER_DICTIONARY) == 3944110806
     answer = {"fingerprint": "f" * 64, "body": {"version": 5, "view": {"seats": []}}}
     raw = pack(answer)
-    assert raw[1] & 0x20  # FDICT: the stream says it needs the dictionary
-    assert int.from_bytes(raw[2:6], "big") == zlib.adler32(ANSWER_DICTIONARY)
+    assert raw[:4] == ZSTD_MAGIC
+    frame = zstandard.get_frame_parameters(raw)
+    assert frame.dict_id == 0 and not frame.has_checksum  # nothing of it named in the frame
+    assert frame.content_size == len(orjson.dumps(answer))
     assert unpack(raw) == answer
-    # an answer stored before the dictionary (plain zlib, level 6) is still read
+    # a frame this build wrote (pinned): what a later build must still read
+    pinned = bytes.fromhex(PINNED_ANSWER_FRAME)
+    assert unpack(pinned) == {"fingerprint": "f", "body": {"version": 7, "to_act": [0, 1]}}
+    # the dictionary is what makes a short answer small: without it, the same frame's
+    # bytes are not the answer
+    with pytest.raises(zstandard.ZstdError):
+        zstandard.ZstdDecompressor().decompress(pinned)
+    # answers stored by earlier builds are still read: zlib against the dictionary (0.2.0
+    # before Zstandard), plain zlib at level 6 (before 0.2.0, and STATE_SEAL=fernet)
+    deflate = zlib.compressobj(1, zlib.DEFLATED, 15, 8, zlib.Z_DEFAULT_STRATEGY, ANSWER_DICTIONARY)
+    earlier = deflate.compress(json.dumps(answer).encode()) + deflate.flush()
+    assert earlier[1] & 0x20 and int.from_bytes(earlier[2:6], "big") == 3944110806  # FDICT
+    assert unpack(earlier) == answer
     assert unpack(zlib.compress(json.dumps(answer).encode(), 6)) == answer
+
+
+def test_a_real_answer_is_stored_in_a_third_of_its_bytes_or_fewer(client: FlaskClient) -> None:
+    """The dictionary earns its place: a real answer (element-draft, 2 seats, its first
+    move) packs to at most a third of its JSON, and smaller than without the dictionary."""
+    made = client.post("/v1/element-draft/sessions", json={"players": 2, "seed": 7}).get_json()
+    seat = made["seats"][0]
+    base = f"/v1/element-draft/sessions/{made['session_id']}"
+    moves = client.post(f"{base}/legal-moves", json={"seat": 0}, headers=auth(seat["seat_token"]))
+    body = {"seat": 0, "version": made["version"], "move": moves.get_json()["moves"][0]}
+    answer = client.post(f"{base}/moves", json=body, headers=auth(seat["seat_token"]))
+    assert answer.status_code == 200
+    stored = {"fingerprint": "f" * 43, "body": answer.get_json()}
+    data = orjson.dumps(stored)
+    plain = zstandard.ZstdCompressor(level=1, write_checksum=False).compress(data)
+    assert len(pack(stored)) * 3 <= len(data)
+    assert len(pack(stored)) < len(plain)
 
 
 def test_with_state_seal_fernet_answers_are_stored_as_before_the_dictionary(
@@ -1261,7 +1300,7 @@ def test_with_state_seal_fernet_answers_are_stored_as_before_the_dictionary(
             message=None, idem=(2, "cred", "k", answer),
         )  # fmt: skip
         raw = store.redis.hget(store.key(session_id), store.idem_field(2, "cred", "k"))
-        assert bool(raw[1] & 0x20) is dictionary  # FDICT
+        assert (raw[:4] == ZSTD_MAGIC) is dictionary
         if not dictionary:
             assert json.loads(zlib.decompress(raw)) == answer  # how earlier releases read it
         assert store.idempotent(session_id, 2, "cred", "k") == answer

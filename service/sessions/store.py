@@ -30,12 +30,14 @@ the same way (``service/http/streams.py``).
 from __future__ import annotations
 
 import functools
+import threading
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
+import zstandard
 from redis import ConnectionError, Redis
 from redis.exceptions import NoScriptError
 
@@ -324,34 +326,60 @@ ANSWER_DICTIONARY = (
     b'{"fingerprint":"","body":{"session_id":"","version":1,"to_act":[0,1],'
     b',"symbol":"","name":"","mass":,"family":"","ion_charges":[],"radioactive":false}'
 )
-"""The preset dictionary stored answers are compressed with (zlib's ``FDICT``): the
-strings most answers repeat (an answer's members, a card's, the common events), so an
-answer compresses at level 1 to fewer bytes than at level 6 without it, for about 30%
-less CPU (element-draft, 2 seats: 1,012 bytes against 1,205). Never change it: a stored
-answer names it only by its Adler-32 (``tests/test_sessions.py`` pins it); another
-dictionary would be a second one, with the answers under this one still read."""
+"""The preset dictionary stored answers are compressed with: the strings most answers
+repeat (an answer's members, a card's, the common events), so that a short answer still
+compresses well. Since 0.2.0 answers are Zstandard frames at level 1 with it as raw
+content (element-draft, 2 seats: about a quarter of the JSON, and a fifth of the CPU
+zlib took at level 1); builds of 0.2.0 before that stored zlib streams against it
+(zlib's ``FDICT``, naming it by its Adler-32). Never change it: neither format carries
+it, so another dictionary would be a second one, with the answers under this one still
+read (``tests/test_sessions.py`` pins it)."""
+
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+"""How a Zstandard frame begins (RFC 8878); a zlib stream begins with 0x78 (a 32 KiB
+window), so the two formats an answer may be stored in are told apart by their bytes."""
+
+_ANSWERS = zstandard.ZstdCompressionDict(ANSWER_DICTIONARY, dict_type=zstandard.DICT_TYPE_RAWCONTENT)
+_ANSWERS.precompute_compress(level=1)
+# one compressor and one decompressor for the process (making one per answer costs as
+# much as the compression); neither may be used by two threads at once, hence the lock
+# (a greenlet never yields inside one call)
+_ZSTD_LOCK = threading.Lock()
+_ZSTD_PACK = zstandard.ZstdCompressor(
+    level=1, dict_data=_ANSWERS, write_checksum=False, write_dict_id=False
+)
+_ZSTD_UNPACK = zstandard.ZstdDecompressor(dict_data=_ANSWERS)
 
 
 def pack(answer: dict[str, Any], dictionary: bool = True) -> bytes:
     """An answer as stored: compact JSON, compressed (a view is mostly repeated keys)
-    against :data:`ANSWER_DICTIONARY` (``dictionary`` false: at level 6 without it, as
-    releases before 0.2.0 stored answers and read them; ``STATE_SEAL=fernet``).
+    against :data:`ANSWER_DICTIONARY`, a Zstandard frame (``dictionary`` false: zlib at
+    level 6 without it, as releases before 0.2.0 stored answers and read them;
+    ``STATE_SEAL=fernet``).
 
-    >>> unpack(pack({"body": {"view": {"seats": [{"seat": 0}] * 40}}}))["body"]["view"]["seats"][39]
-    {'seat': 0}
+    >>> raw = pack({"body": {"view": {"seats": [{"seat": 0}] * 40}}})
+    >>> raw[:4] == ZSTD_MAGIC, unpack(raw)["body"]["view"]["seats"][39]
+    (True, {'seat': 0})
     """
     data = orjson.dumps(answer)
     if not dictionary:
         return zlib.compress(data, 6)
-    deflate = zlib.compressobj(1, zlib.DEFLATED, 15, 8, zlib.Z_DEFAULT_STRATEGY, ANSWER_DICTIONARY)
-    return deflate.compress(data) + deflate.flush()
+    with _ZSTD_LOCK:
+        return _ZSTD_PACK.compress(data)
 
 
 def unpack(raw: bytes) -> dict[str, Any]:
-    """An answer :func:`pack` stored, or one stored before the dictionary (plain zlib:
-    the dictionary is only handed over when the stream asks for it)."""
-    inflate = zlib.decompressobj(zdict=ANSWER_DICTIONARY)
-    value: dict[str, Any] = orjson.loads(inflate.decompress(raw) + inflate.flush())
+    """An answer :func:`pack` stored, or one stored by an earlier build: zlib against the
+    dictionary (0.2.0 before Zstandard), or plain zlib (before 0.2.0, and with
+    ``STATE_SEAL=fernet``: the dictionary is only handed over when the stream asks for
+    it)."""
+    if raw[:4] == ZSTD_MAGIC:
+        with _ZSTD_LOCK:
+            data = _ZSTD_UNPACK.decompress(raw)
+    else:
+        inflate = zlib.decompressobj(zdict=ANSWER_DICTIONARY)
+        data = inflate.decompress(raw) + inflate.flush()
+    value: dict[str, Any] = orjson.loads(data)
     return value
 
 
