@@ -53,6 +53,18 @@ def test_each_server_and_level_gets_the_median_and_range_of_its_rounds() -> None
     assert len(lines) == 2 + 3
 
 
+def test_the_schedulers_figures_are_columns_and_earlier_runs_leave_them_empty() -> None:
+    rows = [
+        _row("service", 16, 100, 2.0, cpu_wait_ms_per_move=1.5, sleeps_per_move=9.0),
+        _row("service", 16, 120, 2.0, cpu_wait_ms_per_move=2.5, sleeps_per_move=11.0),
+        _row("bgio-memory", 16, 1000, 2.0),  # a run from before load.js read schedstat
+    ]
+    lines = table(rows).splitlines()
+    assert "server waited for a CPU ms/move" in lines[0]
+    assert "| 2.00 (1.50-2.50) | 10.0 (9.0-11.0) |  |" in lines[3]  # no generator figure
+    assert lines[2].endswith("|  |  |  | 1.5-2.0 |")
+
+
 def test_each_service_is_set_against_each_boardgame_io_server_per_cpu_second() -> None:
     rows = [
         _row("service", 4, 20, 1.0),  # 100 moves per CPU-second

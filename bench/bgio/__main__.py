@@ -35,8 +35,10 @@ MS milliseconds before each move (a student looking at the hand), so that a leve
 matches loads the machine less than "as fast as it can" (the default, 0). The load
 generator (``bench/bgio/load.js``) and how each device plays are described there.
 CPU is every server process's (gunicorn's master and workers and their Redis; the
-node process for boardgame.io), read from /proc. Prints the table (median of the
-rounds, with the range) and writes every round to ``bench/out/bgio-<time>.json``;
+node process for boardgame.io), read from /proc, as is the time their threads (and the
+generator's) spent runnable but waiting for a CPU, and how often they slept. Prints
+the table (median of the rounds, with the range) and writes every round to
+``bench/out/bgio-<time>.json``;
 ``--compare`` prints how a second run's figures moved against a first's. Every server
 is stopped by its PID at the end.
 """
@@ -82,6 +84,11 @@ METRICS = (
     ("moves_per_cpu_s", "moves per server CPU-s", 0),
     ("requests_per_move", "requests/move", 2),
     ("refused_per_move", "refused/move", 2),
+    # the scheduler's side (load.js, from /proc): every server thread's time runnable
+    # but without a CPU, and how often one slept (each sleep is a wake-up later)
+    ("cpu_wait_ms_per_move", "server waited for a CPU ms/move", 2),
+    ("sleeps_per_move", "server sleeps/move", 1),
+    ("generator_cpu_wait_ms_per_move", "generator waited ms/move", 2),
 )
 
 
@@ -500,6 +507,7 @@ def main() -> int:
                             f"{row['moves_per_s']:7.0f} moves/s, p50 {row['p50_ms'] or 0:6.1f} "
                             f"p99 {row['p99_ms'] or 0:7.1f} ms, "
                             f"{row['cpu_ms_per_move'] or 0:5.2f} CPU ms/move "
+                            f"(waited {row.get('cpu_wait_ms_per_move') or 0:.2f}) "
                             f"({', '.join(f'{k} {v:.2f}' for k, v in row['cpu_s'].items())} s), "
                             f"load {row['load_avg']['max']:.1f}, errors {row['errors']}",
                             flush=True,

@@ -34,8 +34,10 @@
  * others finish; only what happens in the window counts: moves sent in it and
  * acknowledged before it closes (for their latency), refusals, requests. CPU is read
  * from /proc/<pid>/stat (utime + stime + cutime + cstime) of every named process and
- * all its descendants when the window opens and when it closes. Prints one JSON
- * object.
+ * all its descendants when the window opens and when it closes, and so is how the
+ * scheduler treated their threads (/proc/<pid>/task/<tid>/schedstat and status: time
+ * runnable but waiting for a CPU, voluntary and nonvoluntary context switches), and
+ * this generator's own. Prints one JSON object.
  */
 const fs = require('node:fs');
 const { performance } = require('node:perf_hooks');
@@ -107,6 +109,47 @@ function cpuNow() {
     out[name] = descendants(pid).reduce((sum, p) => sum + (stat(p) || 0), 0);
   }
   return out;
+}
+
+/**
+ * How the scheduler has treated a process's threads so far (a thread that ended is no
+ * longer counted): seconds spent runnable but waiting for a CPU (schedstat's second
+ * field), times they gave up the CPU to wait for something (voluntary context
+ * switches: each is a wake-up later) and times they were made to give it up
+ * (nonvoluntary).
+ */
+function scheduled(pid) {
+  const out = { waited_s: 0, slept: 0, preempted: 0 };
+  let tasks = [];
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const task of tasks) {
+    try {
+      const schedstat = fs.readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8');
+      out.waited_s += Number(schedstat.split(' ')[1]) / 1e9;
+      const status = fs.readFileSync(`/proc/${pid}/task/${task}/status`, 'utf8');
+      out.slept += Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)[1]);
+      out.preempted += Number(/^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status)[1]);
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return out;
+}
+
+/** scheduled(), summed over every server process tree, and for this generator. */
+function schedNow() {
+  const server = { waited_s: 0, slept: 0, preempted: 0 };
+  for (const { pid } of CPU_ROOTS) {
+    for (const p of descendants(pid)) {
+      const one = scheduled(p);
+      for (const key of Object.keys(server)) server[key] += one[key];
+    }
+  }
+  return { server, generator: scheduled(process.pid) };
 }
 
 function loadavg() {
@@ -442,12 +485,14 @@ async function main() {
   opened = begun + SETTLE * 1000;
   deadline = opened + SECONDS * 1000;
   let cpu0 = null;
+  let sched0 = null;
   let own0 = null;
   let counted = null; // the counters as the window opened
   let sampler = null;
   const opening = new Promise((resolve) =>
     setTimeout(() => {
       cpu0 = cpuNow();
+      sched0 = schedNow();
       own0 = process.cpuUsage();
       counted = { ...stats };
       loads.push(loadavg());
@@ -490,7 +535,12 @@ async function main() {
   const windowEnd = await new Promise((resolve) =>
     setTimeout(
       () => {
-        const end = { cpu: cpuNow(), own: process.cpuUsage(own0), t: performance.now() };
+        const end = {
+          cpu: cpuNow(),
+          sched: schedNow(),
+          own: process.cpuUsage(own0),
+          t: performance.now(),
+        };
         stopping = true;
         for (const stop of [...onStop]) stop();
         resolve(end);
@@ -511,6 +561,10 @@ async function main() {
   for (const name of Object.keys(cpu0)) cpu[name] = windowEnd.cpu[name] - cpu0[name];
   const serverCpu = Object.values(cpu).reduce((a, b) => a + b, 0);
   const lat = stats.latencies.sort((a, b) => a - b);
+  const perMove = (side, key, scale = 1) => {
+    if (!stats.accepted) return null;
+    return (scale * (windowEnd.sched[side][key] - sched0[side][key])) / stats.accepted;
+  };
   const out = {
     target: TARGET,
     idempotency_keys: TARGET === 'service' ? KEYS : null,
@@ -540,6 +594,12 @@ async function main() {
     ...(process.env.BGIO_LATENCIES ? { latencies: lat } : {}),
     load_avg: { min: Math.min(...loads), max: Math.max(...loads), samples: loads },
     generator_cpu_s: (windowEnd.own.user + windowEnd.own.system) / 1e6,
+    // the scheduler's side of the latency: waits for a CPU, sleeps (wake-ups), preemptions
+    cpu_wait_ms_per_move: perMove('server', 'waited_s', 1000),
+    sleeps_per_move: perMove('server', 'slept'),
+    preempted_per_move: perMove('server', 'preempted'),
+    generator_cpu_wait_ms_per_move: perMove('generator', 'waited_s', 1000),
+    generator_sleeps_per_move: perMove('generator', 'slept'),
     ...target.report(),
   };
   if (TRACE !== null) {
