@@ -53,13 +53,25 @@ def test_each_server_and_level_gets_the_median_and_range_of_its_rounds() -> None
     assert len(lines) == 2 + 3
 
 
-def test_the_schedulers_figures_are_columns_and_earlier_runs_leave_them_empty() -> None:
+def test_the_waits_and_the_schedulers_figures_are_columns_earlier_runs_leave_empty() -> None:
     rows = [
-        _row("service", 16, 100, 2.0, cpu_wait_ms_per_move=1.5, sleeps_per_move=9.0),
-        _row("service", 16, 120, 2.0, cpu_wait_ms_per_move=2.5, sleeps_per_move=11.0),
-        _row("bgio-memory", 16, 1000, 2.0),  # a run from before load.js read schedstat
+        _row(
+            "service", 16, 100, 2.0, wait_p99_ms=40.0, cpu_wait_ms_per_move=1.5, sleeps_per_move=9.0
+        ),
+        _row(
+            "service",
+            16,
+            120,
+            2.0,
+            wait_p99_ms=60.0,
+            cpu_wait_ms_per_move=2.5,
+            sleeps_per_move=11.0,
+        ),
+        _row("bgio-memory", 16, 1000, 2.0),  # a run from before load.js measured these
     ]
     lines = table(rows).splitlines()
+    assert "| p99 ms | wait p50 ms | wait p99 ms |" in lines[0]
+    assert "|  | 50.0 (40.0-60.0) |" in lines[3]  # no wait p50 given, the p99's median
     assert "server waited for a CPU ms/move" in lines[0]
     assert "| 2.00 (1.50-2.50) | 10.0 (9.0-11.0) |  |" in lines[3]  # no generator figure
     assert lines[2].endswith("|  |  |  | 1.5-2.0 |")

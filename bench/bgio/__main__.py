@@ -80,6 +80,10 @@ METRICS = (
     ("moves_per_s", "moves/s", 0),
     ("p50_ms", "p50 ms", 1),
     ("p99_ms", "p99 ms", 1),
+    # from the first sending of the seat's decision: a move dropped or refused as made on
+    # an older state, and sent again, counts from its first sending (the student's wait)
+    ("wait_p50_ms", "wait p50 ms", 1),
+    ("wait_p99_ms", "wait p99 ms", 1),
     ("cpu_ms_per_move", "server CPU ms/move", 2),
     ("moves_per_cpu_s", "moves per server CPU-s", 0),
     ("requests_per_move", "requests/move", 2),

@@ -167,7 +167,11 @@ const stats = {
   matchesStarted: 0,
   matchesFinished: 0,
   errors: 0,
-  latencies: [], // ms, accepted moves only
+  latencies: [], // ms, accepted moves only, from the sending that was accepted
+  // ms, accepted moves only, from the first sending of the seat's decision in that round:
+  // a move the server dropped or refused as made on an older state, and sent again, is
+  // waited for from its first sending, as the student who chose the card waits
+  waits: [],
 };
 let stopping = false;
 let opened = Infinity;
@@ -182,11 +186,13 @@ const onStop = new Set();
 // epoch, its latency, who sent it), to see when the slow ones happen, not only how many
 const TRACE = process.env.BGIO_TRACE ? [] : null;
 
-function accepted(startedAt, who) {
+function accepted(startedAt, who, firstAt = startedAt) {
   if (!inWindow() || startedAt < opened) return;
-  const ms = performance.now() - startedAt;
+  const now = performance.now();
+  const ms = now - startedAt;
   stats.accepted += 1;
   stats.latencies.push(ms);
+  stats.waits.push(now - firstAt);
   if (TRACE !== null) TRACE.push({ sent: performance.timeOrigin + startedAt, ms, ...who });
 }
 
@@ -226,7 +232,8 @@ function bgioTarget() {
         credentials: match.seats[seat],
         debug: false,
       });
-      let sent = null; // {round, stateID, at}
+      let sent = null; // {round, stateID, at, firstAt}
+      let dropped = null; // {round, firstAt} of a move the server dropped, to send again
       let thinking = false; // --think: a move is decided and waits to be sent
       let checked = false;
       let result = 'stopped';
@@ -254,10 +261,14 @@ function bgioTarget() {
         }
         if (sent !== null) {
           if (state._stateID <= sent.stateID) return; // nothing new (connection, metadata)
-          if (state.G.round > sent.round || state.G.selection !== null) accepted(sent.at);
-          // superseded: with two seats, a newer state without this move means the
-          // server took the other seat's move first and dropped this one
-          else if (inWindow()) stats.refused += 1;
+          if (state.G.round > sent.round || state.G.selection !== null) {
+            accepted(sent.at, undefined, sent.firstAt);
+          } else {
+            // superseded: with two seats, a newer state without this move means the
+            // server took the other seat's move first and dropped this one
+            if (inWindow()) stats.refused += 1;
+            dropped = { round: sent.round, firstAt: sent.firstAt };
+          }
           sent = null;
         }
         if (state.ctx.gameover !== undefined) {
@@ -269,7 +280,11 @@ function bgioTarget() {
           // the client sends a move on the newest state it holds (its stateID): after
           // --think, that is whatever was pushed meanwhile, as for a student's device
           const send = (now) => {
-            sent = { round: now.G.round, stateID: now._stateID, at: performance.now() };
+            const at = performance.now();
+            const again = dropped !== null && dropped.round === now.G.round;
+            const firstAt = again ? dropped.firstAt : at;
+            sent = { round: now.G.round, stateID: now._stateID, at, firstAt };
+            dropped = null;
             stats.moveRequests += 1;
             client.moves.draft(now.G.hand[0].z);
           };
@@ -417,6 +432,7 @@ function serviceTarget() {
       // push: the stream's hello is the seat's view
       let block = push ? await stream.waitFor(() => true) : await read();
       let n = 0;
+      let firstAt = null; // the first sending of a move refused since as stale
       while (!stopping && block !== null) {
         if (over(block)) {
           result = 'finished';
@@ -428,6 +444,7 @@ function serviceTarget() {
           if (thought !== null) await thought;
           if (stopping) break;
           const at = performance.now();
+          if (firstAt === null) firstAt = at;
           stats.moveRequests += 1;
           n += 1;
           const headers = { ...json, ...auth };
@@ -439,7 +456,8 @@ function serviceTarget() {
             move: { type: 'draft', card },
           });
           if (res.status === 200) {
-            accepted(at, { id: `${match.id}-${seat}-${n}`, seat });
+            accepted(at, { id: `${match.id}-${seat}-${n}`, seat }, firstAt);
+            firstAt = null;
             block = res.body;
           } else if (res.status === 409 && res.body.code === 'stale_version') {
             if (inWindow()) stats.refused += 1;
@@ -448,6 +466,7 @@ function serviceTarget() {
             throw new Error(`move ${res.status} ${JSON.stringify(res.body)}`);
           }
         } else {
+          firstAt = null; // not this seat's turn any more: its next move is a new decision
           const version = block.version;
           const next = await stream.waitFor(
             (b) => b.version > version && (over(b) || b.to_act.includes(seat)),
@@ -561,6 +580,7 @@ async function main() {
   for (const name of Object.keys(cpu0)) cpu[name] = windowEnd.cpu[name] - cpu0[name];
   const serverCpu = Object.values(cpu).reduce((a, b) => a + b, 0);
   const lat = stats.latencies.sort((a, b) => a - b);
+  const waits = stats.waits.sort((a, b) => a - b);
   const perMove = (side, key, scale = 1) => {
     if (!stats.accepted) return null;
     return (scale * (windowEnd.sched[side][key] - sched0[side][key])) / stats.accepted;
@@ -575,6 +595,8 @@ async function main() {
     moves_per_s: stats.accepted / elapsed,
     p50_ms: percentile(lat, 0.5),
     p99_ms: percentile(lat, 0.99),
+    wait_p50_ms: percentile(waits, 0.5),
+    wait_p99_ms: percentile(waits, 0.99),
     cpu_s: cpu,
     server_cpu_s: serverCpu,
     cpu_ms_per_move: stats.accepted ? (1000 * serverCpu) / stats.accepted : null,
