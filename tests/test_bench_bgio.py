@@ -9,10 +9,13 @@ the card data it hands to the boardgame.io fixture.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
-from bench.bgio.__main__ import compare, ratios, summarise, table, write_elements
+import pytest
+
+from bench.bgio.__main__ import compare, pgo_gunicorn, ratios, summarise, table, write_elements
 
 
 def _row(server: str, matches: int, moves_per_s: float, load: float, **more: Any) -> dict[str, Any]:
@@ -148,3 +151,16 @@ def test_the_tail_report_splits_each_move_by_worker_and_by_inside_the_app() -> N
     }
     text = tail.render(report)
     assert "3 of 4 moves matched" in text and "redis+worker0 100%" in text
+
+
+def test_service_pgo_says_what_to_install_when_its_interpreter_is_missing() -> None:
+    with pytest.raises(SystemExit, match=r"apt-get install python3\.11"):
+        pgo_gunicorn("/nonexistent/python3.11")
+
+
+def test_service_pgo_refuses_an_interpreter_of_another_minor_version(tmp_path: Path) -> None:
+    other = tmp_path / "python-other"
+    other.write_text(f"#!/bin/sh\necho 3.{sys.version_info.minor + 1}\n")
+    other.chmod(0o755)
+    with pytest.raises(SystemExit, match=r"is Python 3\.\d+, this virtualenv 3\.\d+"):
+        pgo_gunicorn(str(other))

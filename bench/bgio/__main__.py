@@ -1,7 +1,8 @@
 """This service's hosted element-draft against boardgame.io's, side by side, in one run.
 
     .venv/bin/python -m bench.bgio [--matches 4,16] [--rounds 3] [--seconds 15]
-        [--servers bgio-memory,bgio-flatfile,service,service-nolimits] [--think MS]
+        [--servers bgio-memory,bgio-flatfile,service,service-pgo] [--think MS]
+        [--pgo-python /usr/bin/python3.11]
     .venv/bin/python -m bench.bgio --compare bench/out/bgio-A.json bench/out/bgio-B.json
 
 Installs bench/bgio's Node packages (``npm ci``, when package-lock.json is newer than
@@ -26,7 +27,14 @@ the last install), then starts on 127.0.0.1, each on a free port:
   (``GET .../sessions/{id}?seat=``) once they may act again, instead of being pushed it;
 * ``service-base`` (with ``--baseline DIR``): ``service`` run from another checkout of
   this project (say ``git archive <commit> | tar -x -C DIR``), with this checkout's
-  virtualenv, so that a change is measured against its baseline in the same run.
+  virtualenv, so that a change is measured against its baseline in the same run;
+* ``service-pgo``: ``service`` on another CPython of the same minor version
+  (``--pgo-python``, by default Debian's ``/usr/bin/python3.11``), one built with
+  profile-guided and link-time optimisation as the Docker image's ``python:3.11-slim``
+  is (``--enable-optimizations --with-lto``), where this checkout's virtualenv may sit
+  on one built without (pyenv's default). Its virtualenv is made under
+  ``bench/out/venv-pgo`` with this checkout installed at the very versions of this
+  checkout's virtualenv (``pip freeze`` as constraints), again when they change.
 
 Then ``--rounds`` rounds, each playing every server in turn at each ``--matches``
 level for ``--seconds`` (after ``--settle`` seconds of play that do not count): A, B,
@@ -47,6 +55,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import hashlib
 import json
 import os
 import shutil
@@ -73,8 +82,10 @@ SERVERS = (
     "service-poll",
     "service-base",
     "service-bare",
+    "service-pgo",
 )
-DEFAULT_SERVERS = SERVERS[:4]
+DEFAULT_SERVERS = ("bgio-memory", "bgio-flatfile", "service", "service-pgo")
+PGO_VENV = OUT / "venv-pgo"
 APP = "service:create_app()"
 METRICS = (
     ("moves_per_s", "moves/s", 0),
@@ -170,10 +181,59 @@ def start_redis(tmp: Path, name: str, aof: bool) -> tuple[subprocess.Popen[bytes
     raise RuntimeError("redis-server did not start")
 
 
-def start_service(tmp: Path, name: str, root: Path = ROOT, log: Path | None = None) -> Server:
+def pgo_gunicorn(python: str) -> str:
+    """gunicorn in a virtualenv on ``python`` (``service-pgo``), with this checkout
+    installed at the versions of this checkout's virtualenv: made once, and again when
+    the interpreter, those versions or pyproject.toml change."""
+    exe = shutil.which(python)
+    if exe is None:
+        raise SystemExit(
+            f"service-pgo: no interpreter {python!r} (Debian: apt-get install python3.11 "
+            "python3.11-venv; or pass --pgo-python)"
+        )
+    ours = f"{sys.version_info.major}.{sys.version_info.minor}"
+    theirs = subprocess.run(
+        [exe, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    if theirs != ours:
+        raise SystemExit(f"service-pgo: {exe} is Python {theirs}, this virtualenv {ours}")
+    frozen = subprocess.run(
+        [sys.executable, "-m", "pip", "freeze", "--exclude-editable"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    key = hashlib.sha256(
+        "\n".join([exe, frozen, (ROOT / "pyproject.toml").read_text()]).encode()
+    ).hexdigest()
+    gunicorn = PGO_VENV / "bin" / "gunicorn"
+    stamp = PGO_VENV / ".installed"
+    if stamp.exists() and stamp.read_text() == key and gunicorn.exists():
+        return str(gunicorn)
+    print(f"service-pgo: a virtualenv on {exe} in {PGO_VENV} ...", flush=True)
+    shutil.rmtree(PGO_VENV, ignore_errors=True)
+    subprocess.run([exe, "-m", "venv", str(PGO_VENV)], check=True)
+    constraints = PGO_VENV / "constraints.txt"
+    constraints.write_text(frozen)
+    pip = [str(PGO_VENV / "bin" / "python"), "-m", "pip", "install", "--quiet"]
+    subprocess.run([*pip, "-c", str(constraints), "-e", f"{ROOT}[embedded,fast]"], check=True)
+    stamp.write_text(key)
+    return str(gunicorn)
+
+
+def start_service(
+    tmp: Path,
+    name: str,
+    root: Path = ROOT,
+    log: Path | None = None,
+    gunicorn: str = GUNICORN,
+) -> Server:
     """``log``: the service logs every request (``LOG_LEVEL=INFO``, each line with its
     worker's pid) to that file, as ``bench.bgio.tail`` reads them; more CPU a move, so
-    never for the side-by-side figures."""
+    never for the side-by-side figures. ``gunicorn``: whose (``service-pgo``)."""
     redis, redis_port = start_redis(tmp, name, aof=name == "service-aof")
     env = {
         **bench_env(),
@@ -187,7 +247,7 @@ def start_service(tmp: Path, name: str, root: Path = ROOT, log: Path | None = No
     if root != ROOT:  # its own packages first, ahead of this checkout's editable install
         env["PYTHONPATH"] = str(root)
     port = free_port()
-    args = [GUNICORN, "--config", "gunicorn.conf.py", "--chdir", str(root)]
+    args = [gunicorn, "--config", "gunicorn.conf.py", "--chdir", str(root)]
     out = subprocess.DEVNULL if log is None else log.open("wb")
     try:
         proc = subprocess.Popen(
@@ -432,6 +492,11 @@ def main() -> int:
     parser.add_argument(
         "--baseline", type=Path, default=None, help="service-base: the checkout it runs from"
     )
+    parser.add_argument(
+        "--pgo-python",
+        default="/usr/bin/python3.11",
+        help="service-pgo: the interpreter (built with PGO and LTO)",
+    )
     parser.add_argument("--compare", nargs=2, type=Path, metavar=("FIRST", "SECOND"))
     args = parser.parse_args()
     if args.compare:
@@ -475,6 +540,9 @@ def main() -> int:
                     servers.append(start_bgio(tmp, name, elements))
                 elif name == "service-base":
                     servers.append(start_service(tmp, name, args.baseline.resolve()))
+                elif name == "service-pgo":
+                    gunicorn = pgo_gunicorn(args.pgo_python)
+                    servers.append(start_service(tmp, name, gunicorn=gunicorn))
                 else:
                     servers.append(start_service(tmp, name))
             print(f"servers: {', '.join(f'{s.name} {s.url}' for s in servers)}", flush=True)
