@@ -250,6 +250,12 @@ def _followers(admin: redis.Redis, channel: str, sharded: bool) -> int:
     return int(counts[0][1])
 
 
+def _idle_in_pool(client: redis.Redis) -> int:
+    """Connections made and given back to ``client``'s blocking pool, ready for reuse."""
+    pool: Any = client.connection_pool  # a BlockingConnectionPool: a queue, None for unmade
+    return sum(1 for conn in list(pool.pool.queue) if conn is not None)
+
+
 def _until(check: Any, seconds: float = 5.0) -> None:
     deadline = time.monotonic() + seconds
     while not check():
@@ -282,6 +288,10 @@ def test_a_process_follows_a_channel_once_for_all_its_streams(
         table.close()
         _until(lambda: _followers(admin, channel, sharded) == 0)
         assert len(_connections(admin, name)) == 1
+        # Redis answered the unsubscribe before the listener's thread read the answer and
+        # gave the connection back: a stream that came between would get a new one (that
+        # is right: the old one is not free yet), so the test waits for the return
+        _until(lambda: _idle_in_pool(client) == 1)
         later = streams.Subscription(client, channel, sharded=sharded)
         try:
             publish(channel, b'{"version": 3}')
