@@ -82,15 +82,18 @@ function stat(pid) {
   }
 }
 
+/** A process's threads (none once it has gone). */
+function tasksOf(pid) {
+  try {
+    return fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+}
+
 function descendants(pid) {
   const out = [pid];
-  let tasks = [];
-  try {
-    tasks = fs.readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return out;
-  }
-  for (const task of tasks) {
+  for (const task of tasksOf(pid)) {
     let kids = '';
     try {
       kids = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8');
@@ -120,13 +123,7 @@ function cpuNow() {
  */
 function scheduled(pid) {
   const out = { waited_s: 0, slept: 0, preempted: 0 };
-  let tasks = [];
-  try {
-    tasks = fs.readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return out;
-  }
-  for (const task of tasks) {
+  for (const task of tasksOf(pid)) {
     try {
       const schedstat = fs.readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8');
       out.waited_s += Number(schedstat.split(' ')[1]) / 1e9;
