@@ -117,7 +117,8 @@ bench: $(STAMP)
 	$(PY) -m bench.run_all
 
 # this service's hosted element-draft side by side with boardgame.io's (bench/README.md);
-# needs Node.js 20.18+ with npm and redis-server, installs bench/bgio's packages itself
+# needs Node.js 20.18+ with npm and redis-server, installs bench/bgio's packages itself;
+# service-pgo also wants Debian's python3.11 (left out, with a line saying so, without it)
 bench-bgio: $(STAMP)
 	$(PY) -m bench.bgio
 

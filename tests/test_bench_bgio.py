@@ -15,7 +15,15 @@ from typing import Any
 
 import pytest
 
-from bench.bgio.__main__ import compare, pgo_gunicorn, ratios, summarise, table, write_elements
+from bench.bgio.__main__ import (
+    compare,
+    pgo_gunicorn,
+    ratios,
+    servers_to_run,
+    summarise,
+    table,
+    write_elements,
+)
 
 
 def _row(server: str, matches: int, moves_per_s: float, load: float, **more: Any) -> dict[str, Any]:
@@ -164,3 +172,14 @@ def test_service_pgo_refuses_an_interpreter_of_another_minor_version(tmp_path: P
     other.chmod(0o755)
     with pytest.raises(SystemExit, match=r"is Python 3\.\d+, this virtualenv 3\.\d+"):
         pgo_gunicorn(str(other))
+
+
+def test_service_pgo_is_left_out_of_the_default_list_only_when_its_python_is_missing(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    names = ["bgio-memory", "service", "service-pgo"]
+    assert servers_to_run(names, True, "/nonexistent/python3.11") == ["bgio-memory", "service"]
+    assert "service-pgo left out: no /nonexistent/python3.11 here" in capsys.readouterr().out
+    # named on purpose: kept, and pgo_gunicorn says what is missing when it starts
+    assert servers_to_run(names, False, "/nonexistent/python3.11") == names
+    assert servers_to_run(names, True, sys.executable) == names

@@ -224,6 +224,20 @@ def pgo_gunicorn(python: str) -> str:
     return str(gunicorn)
 
 
+def servers_to_run(names: list[str], by_default: bool, pgo_python: str) -> list[str]:
+    """``names``, less ``service-pgo`` when it came with the default list and its
+    interpreter is not on this machine (said, not an error: a machine without Debian's
+    python3.11 still runs the comparison; named on purpose, it is an error later)."""
+    if by_default and "service-pgo" in names and shutil.which(pgo_python) is None:
+        print(
+            f"service-pgo left out: no {pgo_python} here (Debian: apt-get install python3.11 "
+            "python3.11-venv; or pass --pgo-python)",
+            flush=True,
+        )
+        return [name for name in names if name != "service-pgo"]
+    return names
+
+
 def start_service(
     tmp: Path,
     name: str,
@@ -509,6 +523,7 @@ def main() -> int:
         parser.error(f"unknown servers {sorted(unknown)}; choose from {', '.join(SERVERS)}")
     if "service-base" in names and (args.baseline is None or not args.baseline.is_dir()):
         parser.error("service-base needs --baseline DIR, a checkout of this project")
+    names = servers_to_run(names, args.servers == parser.get_default("servers"), args.pgo_python)
     levels = [int(m) for m in args.matches.split(",")]
     for tool in ("node", "npm", "redis-server", "redis-cli"):
         if shutil.which(tool) is None:
