@@ -86,6 +86,7 @@ SERVERS = (
 )
 DEFAULT_SERVERS = ("bgio-memory", "bgio-flatfile", "service", "service-pgo")
 PGO_VENV = OUT / "venv-pgo"
+PGO_INSTALL = "Debian: apt-get install python3.11 python3.11-venv; or pass --pgo-python"
 APP = "service:create_app()"
 METRICS = (
     ("moves_per_s", "moves/s", 0),
@@ -187,10 +188,7 @@ def pgo_gunicorn(python: str) -> str:
     the interpreter, those versions or pyproject.toml change."""
     exe = shutil.which(python)
     if exe is None:
-        raise SystemExit(
-            f"service-pgo: no interpreter {python!r} (Debian: apt-get install python3.11 "
-            "python3.11-venv; or pass --pgo-python)"
-        )
+        raise SystemExit(f"service-pgo: no interpreter {python!r} ({PGO_INSTALL})")
     ours = f"{sys.version_info.major}.{sys.version_info.minor}"
     theirs = subprocess.run(
         [exe, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
@@ -229,11 +227,7 @@ def servers_to_run(names: list[str], by_default: bool, pgo_python: str) -> list[
     interpreter is not on this machine (said, not an error: a machine without Debian's
     python3.11 still runs the comparison; named on purpose, it is an error later)."""
     if by_default and "service-pgo" in names and shutil.which(pgo_python) is None:
-        print(
-            f"service-pgo left out: no {pgo_python} here (Debian: apt-get install python3.11 "
-            "python3.11-venv; or pass --pgo-python)",
-            flush=True,
-        )
+        print(f"service-pgo left out: no {pgo_python} here ({PGO_INSTALL})", flush=True)
         return [name for name in names if name != "service-pgo"]
     return names
 
