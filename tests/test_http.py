@@ -70,6 +70,7 @@ def test_cors_preflight_lists_only_the_methods_that_exist_and_is_cached(
     }
     assert "Authorization" in pre.headers["Access-Control-Allow-Headers"]
     assert "Idempotency-Key" in pre.headers["Access-Control-Allow-Headers"]
+    assert "Stream-Id" in pre.headers["Access-Control-Allow-Headers"]
     assert int(pre.headers["Access-Control-Max-Age"]) >= 600
     games = client.options("/v1/games", headers={**origin, "Access-Control-Request-Method": "GET"})
     assert "POST" not in games.headers["Access-Control-Allow-Methods"]

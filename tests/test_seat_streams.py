@@ -44,10 +44,12 @@ def stream_app(redis_url: str) -> Flask:
 
 
 def seat_stream(t: Hosted, seat: int, token: str | None = None) -> Stream:
-    client = t.client
-    resp_headers = auth(token if token is not None else t.tokens[seat])
+    return opened_seat_stream(t.client, t.url(f"/events?seat={seat}"), token or t.tokens[seat])
+
+
+def opened_seat_stream(client: Any, url: str, token: str) -> Stream:
     stream = Stream.__new__(Stream)
-    stream.resp = client.get(t.url(f"/events?seat={seat}"), headers=resp_headers, buffered=False)
+    stream.resp = client.get(url, headers=auth(token), buffered=False)
     assert stream.resp.status_code == 200, stream.resp.data[:300]
     stream.chunks = iter(stream.resp.response)
     stream.pending = ""
@@ -59,16 +61,22 @@ def seat_stream(t: Hosted, seat: int, token: str | None = None) -> Stream:
 
 
 class Public:
-    """The public stream, read in a thread of its own (two streams read in one thread
-    would interleave their request contexts)."""
+    """The public stream, or with ``token`` a seat's (``url`` with ``?seat=``), read in a
+    thread of its own (two streams read in one thread would interleave their request
+    contexts)."""
 
-    def __init__(self, app: Flask, url: str) -> None:
+    def __init__(self, app: Flask, url: str, token: str | None = None) -> None:
         self.frames: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self.stop = threading.Event()
         opened = threading.Event()
 
         def read() -> None:
-            stream = Stream(app.test_client(), url)
+            client = app.test_client()
+            if token is None:
+                stream = Stream(client, url)
+            else:
+                stream = opened_seat_stream(client, url, token)
+            self.hello = stream.hello
             opened.set()
             try:
                 while not self.stop.is_set() and (frame := stream.frame()) is not None:
@@ -101,7 +109,10 @@ def as_seat_sees_it(t: Hosted, seat: int) -> dict[str, Any]:
 
 
 def frame_members(data: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in data.items() if k not in (*CLOCK_NOW, "events", "finished")}
+    """A frame's members that ``GET /sessions/{id}?seat=`` answers too (a hello's
+    ``stream_id`` is the stream's own)."""
+    skip = (*CLOCK_NOW, "events", "finished", "stream_id")
+    return {k: v for k, v in data.items() if k not in skip}
 
 
 def cards_named(node: Any) -> set[int]:
@@ -142,6 +153,7 @@ def test_every_frame_is_the_seats_own_view_and_the_public_events(
         assert frame_members(hello["data"]) == as_seat_sees_it(t, 0)
         assert hello["data"]["finished"] is False
         assert hello["id"] == str(t.version)
+        assert len(hello["data"]["stream_id"]) >= 16  # the stream's own, in its hello only
         moved = 0
         for n in range(10):
             to_act = t.get()["to_act"]
@@ -166,6 +178,7 @@ def test_every_frame_is_the_seats_own_view_and_the_public_events(
             assert data["events"] == update["data"]["events"]
             assert data["finished"] == update["data"]["finished"]
             assert set(data) - set(t.get(0)) - {"events", "finished"} == set()
+            assert "stream_id" not in data and "stream_id" not in update["data"]
         assert moved > 0
     finally:
         mine.close()
@@ -446,3 +459,161 @@ def test_the_states_not_taken_are_bounded(monkeypatch: pytest.MonkeyPatch) -> No
     for n in range(4):
         streams.sealed_here(f"bounded-{n}", {"state": n})
     assert [streams.take(f"bounded-{n}") is None for n in range(4)] == [True, True, False, False]
+
+
+# ---------------------------------------------------------------- Stream-Id --------
+def bot_move(t: Hosted, seat: int, headers: dict[str, str] | None = None) -> Any:
+    """``POST .../bot-move`` for ``seat`` with its credential and ``headers``."""
+    body = {"seat": seat, "version": t.version, "bot": "random"}
+    return t.send("POST", "/bot-move", body, {**auth(t.tokens[seat]), **(headers or {})})
+
+
+def at_version(version: int) -> Callable[[dict[str, Any]], bool]:
+    return lambda f: f["event"] == "end" or f["data"].get("version") == version
+
+
+@pytest.mark.parametrize("committed", ["here", "elsewhere"])
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_a_devices_own_move_is_not_sent_back_on_its_stream_but_is_on_the_seats_others(
+    stream_app: Flask, slug: str, committed: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move sent with ``Stream-Id``: that stream skips its frame (the answer showed it)
+    and sends the next move's as ever; the seat's other stream (another tab) gets both,
+    and the id is in no frame of any other stream."""
+    if committed == "elsewhere":
+        monkeypatch.setattr(streams, "SEALED_KEPT", 0)
+    client = stream_app.test_client()
+    t = _start(client, slug)
+    for _ in range(30):  # the others move until seat 0 may
+        to_act = t.get()["to_act"]
+        if 0 in to_act:
+            break
+        t.bot(to_act[0], "random")
+    assert 0 in t.get()["to_act"]
+    mine = seat_stream(t, 0)
+    other_tab = Public(stream_app, t.url("/events?seat=0"), t.tokens[0])
+    seat_1 = Public(stream_app, t.url("/events?seat=1"), t.tokens[1])
+    public = Public(stream_app, t.url("/events"))
+    stream_id = mine.hello["data"]["stream_id"]
+    assert stream_id != other_tab.hello["data"]["stream_id"]
+    answer_only = ("move",)
+    try:
+        resp = bot_move(t, 0, {"Stream-Id": stream_id})
+        assert resp.status_code == 200, resp.get_json()
+        answer = resp.get_json()
+        t.version = answer["version"]
+        (tab,) = [f for f in other_tab.until(at_version(t.version)) if f["event"] == "update"]
+        shown = {k: v for k, v in frame_members(answer).items() if k not in answer_only}
+        assert frame_members(tab["data"]) == shown
+        heard = seat_1.until(at_version(t.version)) + public.until(at_version(t.version))
+        to_act = t.get()["to_act"]
+        if not to_act:  # seat 0's move ended the game: its stream ends, with no update
+            frames = mine.until(lambda f: f["event"] == "end")
+            assert [f["event"] for f in frames] == ["end"]
+            return
+        later = t.bot(to_act[-1], "random")
+        frames = mine.until(lambda f: f["event"] == "update")
+        (update,) = frames
+        assert update["data"]["version"] == later["version"] == t.version
+        assert frame_members(update["data"]) == as_seat_sees_it(t, 0)
+        (tab_later,) = [f for f in other_tab.until(at_version(t.version)) if f["event"] == "update"]
+        assert update["data"]["events"] == tab_later["data"]["events"]  # this move's alone
+        heard += seat_1.until(at_version(t.version)) + public.until(at_version(t.version))
+        assert heard and all(stream_id not in orjson.dumps(f).decode() for f in heard)
+    finally:
+        mine.close()
+        for threaded in (other_tab, seat_1, public):
+            threaded.close()
+
+
+def test_another_seats_credential_never_quietens_a_seats_stream(stream_app: Flask) -> None:
+    """The seat is in what the message carries: seat 1's move naming seat 0's stream is
+    still sent to it."""
+    client = stream_app.test_client()
+    t = Hosted(client, ED, players=2, seed=8, options={"deal": DEAL_2})
+    mine = seat_stream(t, 0)
+    try:
+        resp = bot_move(t, 1, {"Stream-Id": mine.hello["data"]["stream_id"]})
+        assert resp.status_code == 200, resp.get_json()
+        (frame,) = mine.until(lambda f: f["event"] == "update")
+    finally:
+        mine.close()
+    assert frame["data"]["version"] == resp.get_json()["version"]
+
+
+def test_the_quiet_stream_is_named_in_the_message_and_dropped_from_the_public_stream(
+    stream_app: Flask,
+) -> None:
+    client = stream_app.test_client()
+    t = Hosted(client, ED, players=2, seed=8, options={"deal": DEAL_2})
+    mine = seat_stream(t, 0)
+    public = Public(stream_app, t.url("/events"))
+    before, _ = t.store.load(t.id)
+    assert before is not None
+    raw = streams.Subscription(
+        t.store.stream_client(t.id), t.store.channel(t.id), sharded=before.sharded
+    )
+    stream_id = mine.hello["data"]["stream_id"]
+    try:
+        assert bot_move(t, 0, {"Stream-Id": stream_id}).status_code == 200
+        published = raw.get(timeout=5)
+        heard = public.until(lambda f: f["event"] == "update")
+    finally:
+        raw.close()
+        mine.close()
+        public.close()
+    assert published is not None
+    assert orjson.loads(published)[flow.QUIET] == flow.quiet_mark(0, stream_id)
+    assert all(stream_id not in orjson.dumps(f).decode() for f in heard)
+    assert all(flow.QUIET not in f["data"] for f in heard)
+
+
+@pytest.mark.parametrize("value", ["", "two words", "x" * 65, "a/b", "a.b", "stream=1"])
+def test_a_malformed_stream_id_is_refused_before_the_move(stream_app: Flask, value: str) -> None:
+    client = stream_app.test_client()
+    t = Hosted(client, ED, players=2, seed=8, options={"deal": DEAL_2})
+    resp = bot_move(t, 0, {"Stream-Id": value})
+    assert resp.status_code == 422
+    assert resp.mimetype == "application/problem+json"
+    body = resp.get_json()
+    assert body["code"] == "invalid_request" and "Stream-Id" in body["errors"]
+    assert "hello" in body["detail"]  # what to send instead
+    assert t.stored_version() == 0
+
+
+def test_a_move_that_lost_its_race_still_names_its_quiet_stream_when_it_commits(
+    stream_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both seats drafting at once: the move whose compare-and-set lost is judged again and
+    commits with the same ``Stream-Id`` (each attempt's message names it)."""
+    t = Hosted(stream_app.test_client(), ED, players=2, seed=6)
+    before = t.store.load(t.id)  # what seat 1's move reads: version 0
+    hand = t.get(1)
+    assert t.raw_move(0, draft(t.get(0)), version=0).status_code == 200
+    store = type(t.store)
+    real_load, real_after, real_commit = store.load, store.load_after, store.commit
+    loads: list[int] = []
+    quiet: list[Any] = []
+
+    def load(st: Any, session_id: str) -> Any:
+        loads.append(1)
+        return before if len(loads) == 1 else real_load(st, session_id)
+
+    def load_after(st: Any, session_id: str, calls: Any) -> Any:
+        loads.append(1)
+        found = real_after(st, session_id, calls)
+        return (*before, found[2]) if len(loads) == 1 else found
+
+    def commit(st: Any, session_id: str, **kw: Any) -> Any:
+        quiet.append(kw["message"].get(flow.QUIET))
+        return real_commit(st, session_id, **kw)
+
+    monkeypatch.setattr(store, "load", load)
+    monkeypatch.setattr(store, "load_after", load_after)
+    monkeypatch.setattr(store, "commit", commit)
+    headers = {**auth(t.tokens[1]), "Stream-Id": "tab-1"}
+    body = {"seat": 1, "version": 0, "move": draft(hand)}
+    resp = t.send("POST", "/moves", body, headers)
+    assert resp.status_code == 200, resp.get_json()
+    assert resp.get_json()["version"] == 2
+    assert quiet == [flow.quiet_mark(1, "tab-1")] * 2  # refused, then applied

@@ -78,7 +78,14 @@ from ..http.problems import Problem
 from ..http.views import OneMethodView
 from ..school.operators import caller, creator
 from ..sessions import callbacks, flow
-from ..sessions.blueprint import IDEMPOTENCY, SESSION_ERRORS, event_stream, idempotency_key
+from ..sessions.blueprint import (
+    IDEMPOTENCY,
+    SESSION_ERRORS,
+    STREAM_ID,
+    event_stream,
+    idempotency_key,
+    own_stream,
+)
 
 Codes = dict[int, list[str]]
 
@@ -632,6 +639,7 @@ class Hosted(Mode):
             compute,
             credential=credential,
             idempotency_key=idempotency_key(),
+            quiet=own_stream(),
         )
         return json_response(result, headers={"Idempotent-Replayed": "true"} if replayed else None)
 
@@ -737,7 +745,7 @@ def _route(blp: Blueprint, mode: Mode, op: Operation) -> None:
         blp, mode.operation_id(op.name), table, security=security, session=session
     )(decorated)
     if hosted and op.writes and op.seat != "host":
-        decorated = docs_only(blp.doc(parameters=[IDEMPOTENCY]))(decorated)
+        decorated = docs_only(blp.doc(parameters=[IDEMPOTENCY, STREAM_ID]))(decorated)
     # handle returns its own Response: flask-smorest's wrapper would only pass it on
     decorated = docs_only(
         blp.response(200, _answer_ref(mode, op), example=ex, headers=headers or None)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from flask import Flask, Response, request
 
-ALLOW_HEADERS = "Authorization, Content-Type, Idempotency-Key, If-None-Match, X-Request-ID"
+ALLOW_HEADERS = (
+    "Authorization, Content-Type, Idempotency-Key, If-None-Match, Stream-Id, X-Request-ID"
+)
 EXPOSE_HEADERS = "X-Request-ID, Retry-After, Location, Idempotent-Replayed, ETag, WWW-Authenticate"
 MAX_AGE_SECONDS = 600
 

@@ -9,6 +9,8 @@ commits (a device never polls for its hand).
 
 from __future__ import annotations
 
+import re
+import secrets
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -45,6 +47,17 @@ IDEMPOTENCY = {
     "(with `Idempotent-Replayed: true`) instead of the move applying twice. An answer is "
     "only ever returned to the credential that made the move.",
 }
+STREAM_ID = {
+    "in": "header",
+    "name": "Stream-Id",
+    "required": False,
+    "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"},
+    "description": "The `stream_id` of this device's own seat stream (from its `hello`): that "
+    "stream does not send this move's `update`, since the answer carries the same view and "
+    "events. The seat's other streams (another device, another tab) still get it. A stream "
+    "of another seat is never quietened, whatever the id.",
+}
+STREAM_ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 STREAM_DESCRIPTION = """\
 Server-sent events (`text/event-stream`). Frames, in order:
 
@@ -60,7 +73,10 @@ Server-sent events (`text/event-stream`). Frames, in order:
   `fetch` can send it, `EventSource` cannot): the seat's own stream. Its `hello` and
   every `update` carry, besides the members above, `seat`, `outcome` and `view`: the
   game as that seat sees it at `version`, the same as `GET /sessions/{id}?seat=n`, so
-  the device never reads it again. An `update`'s `events` are the public events of
+  the device never reads it again. The `hello` also carries `stream_id`, this stream's own
+  id: a move sent with it in the `Stream-Id` header (with the same seat) gets no `update`
+  on this stream, its answer having shown the same; the next `update` has a later
+  `version`. An `update`'s `events` are the public events of
   every move since the previous frame: when moves commit faster than the stream sends,
   one frame carries them all, at the latest version. No other seat's hidden card
   reaches a seat's stream;
@@ -80,6 +96,19 @@ def idempotency_key() -> str | None:
             errors={"Idempotency-Key": ["1-128 printable ASCII characters."]},
         )
     return key
+
+
+def own_stream() -> str | None:
+    """The ``Stream-Id`` header: the mover's own seat stream, or None."""
+    stream_id = request.headers.get("Stream-Id")
+    if stream_id is not None and not STREAM_ID_PATTERN.fullmatch(stream_id):
+        raise Problem(
+            "invalid_request",
+            "Stream-Id must be the stream_id your seat's stream sent in its hello "
+            "(1-64 letters, digits, '-' or '_').",
+            errors={"Stream-Id": ["1-64 letters, digits, '-' or '_'."]},
+        )
+    return stream_id
 
 
 def _sse(event: str, data: Any, event_id: int | None = None) -> str:
@@ -219,8 +248,11 @@ def _stream(
             **(api.clock.block(env.state, loaded.now_ms) if api.clock else {}),
         }
         seen = loaded.session.version
+        quiet = None  # what a commit's message says when this stream's device made the move
         if seat is not None:
-            hello = _seat_frame(loaded, seat, finished)
+            stream_id = secrets.token_urlsafe(16)
+            quiet = flow.quiet_mark(seat, stream_id)
+            hello = {**_seat_frame(loaded, seat, finished), "stream_id": stream_id}
         yield _sse_bytes("hello", hello, seen)
         started = time.monotonic()
         while not finished and time.monotonic() - started < max_seconds:
@@ -238,6 +270,15 @@ def _stream(
                 yield _sse_bytes("end", payload)
                 return
             if payload.get("version", seen + 1) <= seen:  # published before the re-read
+                continue
+            if quiet is not None and payload.get(flow.QUIET) == quiet:
+                # this device's own move: its answer showed it (the next frame folds
+                # nothing of it back in: it starts from the next message); what this
+                # process sealed for it is taken all the same, for its other streams
+                _here(published)
+                seen = payload["version"]
+                finished = bool(payload.get("finished"))
+                deadline = payload.get("deadline_ms", deadline) if not finished else None
                 continue
             if seat is None:
                 frame = _public_frame(published)
@@ -270,6 +311,10 @@ def _again(loaded: flow.Loaded) -> flow.Loaded:
     return flow.Loaded(loaded.api, session, loaded.env, now_ms)
 
 
+# a message's members no stream sends: the sealed state, and which stream is quiet
+_NOT_PUBLIC = ("sealed", flow.QUIET)
+
+
 def _public_frame(published: streams.Published) -> bytes:
     """A public stream's ``update`` for ``published``: the message without the state it
     carries (sealed: never on a stream), built once for every public stream of this
@@ -277,9 +322,20 @@ def _public_frame(published: streams.Published) -> bytes:
     frame: bytes | None = published.derived.get("public")
     if frame is None:
         payload = published.payload()
-        public = {k: v for k, v in payload.items() if k != "sealed"}
+        public = {k: v for k, v in payload.items() if k not in _NOT_PUBLIC}
         frame = published.derived["public"] = _sse_bytes("update", public, payload.get("version"))
     return frame
+
+
+def _here(published: streams.Published) -> streams.Sealed | None:
+    """What this process sealed as ``published``'s state, taken by its first stream that
+    gets the message and kept with it for the others (a tuple: derived once, even when
+    nothing was kept)."""
+    token = published.payload().get("sealed")
+    if token is None:
+        return None
+    found: streams.Sealed | None = published.derive("here", lambda: (streams.take(token),))[0]
+    return found
 
 
 # what a move's answer carries besides the session block a seat's frame is made of
@@ -314,9 +370,7 @@ def _next_seat_frame(
     members = latest.payload()
     token = members.get("sealed")
     if token is not None:
-        # what this process sealed, taken by its first stream that gets the message and
-        # kept with it for the others (a tuple: derived once, even when nothing was kept)
-        here: streams.Sealed | None = latest.derive("here", lambda: (streams.take(token),))[0]
+        here = _here(latest)
         if here is not None and here.seat == seat and here.shown is not None:
             # this worker answered the seat's own move: the same view
             frame = {k: v for k, v in here.shown.items() if k not in _ANSWER_ONLY}

@@ -147,6 +147,21 @@ def _deadline(api: GameApi, env: Envelope) -> int | None:
     return api.clock.deadline(env.state) if api.clock else None
 
 
+# the message's member naming the one seat stream that does not send its frame
+QUIET = "quiet"
+
+
+def quiet_mark(seat: int, stream_id: str) -> str:
+    """What a commit's message carries (as ``QUIET``) when its mover named its own seat
+    stream, and what that stream looks for: the seat is in it, so a credential of one seat
+    can never quieten another seat's stream, whatever ``stream_id`` it sends.
+
+    >>> quiet_mark(1, "k3Jx")
+    '1:k3Jx'
+    """
+    return f"{seat}:{stream_id}"
+
+
 def _message(
     loaded: Loaded, env: Envelope, events: list[Event], standing: Standing | None = None
 ) -> dict[str, Any]:
@@ -260,10 +275,13 @@ def commit(
     mover: int | None = None,
     standing: Standing | None = None,
     shown: Mapping[str, Any] | None = None,
+    quiet: str | None = None,
 ) -> Commit:
     """Compare-and-set ``env`` as the version after ``loaded``'s (``mover``: the seat
     whose move it is, None for the service's own transitions; ``standing``: ``env``'s,
-    when the caller has it; ``shown``: the mover's answer)."""
+    when the caller has it; ``shown``: the mover's answer; ``quiet``: the ``stream_id``
+    of the mover's own seat stream, which its answer makes needless: see
+    :func:`quiet_mark`)."""
     api = loaded.api
     view = shown.get("view") if shown is not None else None  # the mover's, of ``env``
     env = situations.marked(api.game, loaded.env, env, mover, view)
@@ -281,6 +299,9 @@ def commit(
     st = store()
     # nor open it, nor view it for the mover (only while this worker follows the session)
     streams.sealed_here(token, stored, mover, shown, channel=st.channel(loaded.id))
+    message = _message(loaded, env, events, standing=now)
+    if quiet is not None and mover is not None:
+        message[QUIET] = quiet_mark(mover, quiet)
     result = st.commit(
         loaded.id,
         expected=loaded.session.version,
@@ -291,7 +312,7 @@ def commit(
         outbox_ttl=_callback_window() if outbox else 0,
         deadline_ms=_deadline(api, env),
         public=api.clock.stored(env.state) if api.clock else {},
-        message=_message(loaded, env, events, standing=now),
+        message=message,
         ttl=_ended_ttl(bool(told)) if finished else None,
         system=system,
         idem=idem,
@@ -431,6 +452,7 @@ def play(
     *,
     credential: str,
     idempotency_key: str | None,
+    quiet: str | None = None,
 ) -> tuple[dict[str, Any], bool]:
     """Apply one move (``compute`` makes it on the loaded session: the new envelope, the
     move as shown and its events); returns (body, replayed?). ``request`` is what an
@@ -439,7 +461,8 @@ def play(
     A move sent on an older ``version`` is judged on the current state when the seat's
     situation has not changed since (``situations``); else it is stale. When another
     seat's move commits first, the move is judged again on the newer version, on the
-    same condition."""
+    same condition. ``quiet``: the ``stream_id`` of the mover's own seat stream, which
+    does not send this move's frame (the answer carries the same view)."""
     st = store()
     who = fingerprint(credential)
     # the key's answer is read with the session only for a credential of this seat (a
@@ -510,7 +533,9 @@ def play(
             else None
         )
         peeked = None
-        result = commit(loaded, env, events, idem=idem, mover=seat, standing=now, shown=body)
+        result = commit(
+            loaded, env, events, idem=idem, mover=seat, standing=now, shown=body, quiet=quiet
+        )
         g.commits = g.get("commits", 0) + 1  # the request's log line: races lost show
         if result.status == "applied":
             return body, False
