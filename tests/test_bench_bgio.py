@@ -84,6 +84,7 @@ def test_the_waits_and_the_schedulers_figures_are_columns_earlier_runs_leave_emp
     assert "| p99 ms | wait p50 ms | wait p99 ms |" in lines[0]
     assert "|  | 50.0 (40.0-60.0) |" in lines[3]  # no wait p50 given, the p99's median
     assert "server waited for a CPU ms/move" in lines[0]
+    assert "| refused/move | pushes/move |" in lines[0]  # a stream's frames, or bgio's
     assert "| 2.00 (1.50-2.50) | 10.0 (9.0-11.0) |  |" in lines[3]  # no generator figure
     assert lines[2].endswith("|  |  |  | 1.5-2.0 |")
 

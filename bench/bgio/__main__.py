@@ -100,6 +100,8 @@ METRICS = (
     ("moves_per_cpu_s", "moves per server CPU-s", 0),
     ("requests_per_move", "requests/move", 2),
     ("refused_per_move", "refused/move", 2),
+    # states sent to the devices (a seat stream's frames; boardgame.io's pushes)
+    ("pushes_per_move", "pushes/move", 2),
     # the scheduler's side (load.js, from /proc): every server thread's time runnable
     # but without a CPU, and how often one slept (each sleep is a wake-up later)
     ("cpu_wait_ms_per_move", "server waited for a CPU ms/move", 2),

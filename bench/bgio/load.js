@@ -20,7 +20,9 @@
  * With --device push (the default) it opens its seat's own stream
  * (GET .../events?seat=n with its seat token), whose every frame carries its view:
  * it POSTs its move on the version it saw with an Idempotency-Key (unless
- * --idempotency-keys off); on 409 stale_version it decides again on the problem's
+ * --idempotency-keys off) and its stream's `stream_id` as `Stream-Id` (so the stream
+ * does not send back the view the answer already carries; a server before it sends no
+ * `stream_id`, and the header is left out); on 409 stale_version it decides again on the problem's
  * `session` (the game as it sees it now); when its move leaves the other seat to
  * select, it waits for the frame that gives it its new hand. It never reads. With
  * --device poll (the device before issue 32's seat streams) it follows the public
@@ -160,6 +162,9 @@ const stats = {
   moveRequests: 0, // moves sent (accepted, refused, or in flight at the deadline)
   reads: 0, // service: GET of the seat's view
   streams: 0, // service: event streams opened; bgio: socket connections (each syncs once)
+  // states pushed to the devices in the window: service: the streams' update frames;
+  // bgio: states with a newer stateID a client was sent
+  pushes: 0,
   setupRequests: 0, // creating matches (and joining them, for bgio)
   matchesStarted: 0,
   matchesFinished: 0,
@@ -243,8 +248,13 @@ function bgioTarget() {
         resolve(result);
       };
       onStop.add(finish);
+      let pushed = -1; // the newest stateID this client was sent
       client.subscribe((state) => {
         if (done || !state || !state.G || stopping) return;
+        if (state._stateID > pushed) {
+          pushed = state._stateID;
+          if (inWindow()) stats.pushes += 1;
+        }
         if (!checked) {
           // does the sync's initialState show the other seat's hand and the cards set
           // aside? (the states pushed later do not: playerView)
@@ -339,6 +349,7 @@ function serviceTarget() {
     let closed = false;
     const self = {
       latest: null,
+      streamId: null, // the seat stream's own id, from its hello
       waitFor: null,
       close: () => {
         closed = true;
@@ -388,7 +399,14 @@ function serviceTarget() {
             if (line.startsWith('event: ')) event = line.slice(7);
             else if (line.startsWith('data: ')) data += line.slice(6);
           }
-          if (event === 'hello' || event === 'update') seen(JSON.parse(data));
+          if (event === 'hello') {
+            const hello = JSON.parse(data);
+            if (typeof hello.stream_id === 'string') self.streamId = hello.stream_id;
+            seen(hello);
+          } else if (event === 'update') {
+            if (inWindow()) stats.pushes += 1;
+            seen(JSON.parse(data));
+          }
           else if (event === 'end') seen({ ...(self.latest || {}), finished: true, version: Infinity });
         }
       }
@@ -447,6 +465,7 @@ function serviceTarget() {
           const headers = { ...json, ...auth };
           if (KEYS) headers['idempotency-key'] = `${match.id}-${seat}-${n}`;
           if (TRACE !== null) headers['x-request-id'] = `${match.id}-${seat}-${n}`;
+          if (push && stream.streamId !== null) headers['stream-id'] = stream.streamId;
           const res = await call(http, 'POST', `${url}/moves`, headers, {
             seat,
             version: block.version,
@@ -604,6 +623,7 @@ async function main() {
     requests_per_move: stats.accepted
       ? (stats.moveRequests + stats.reads + stats.streams) / stats.accepted
       : null,
+    pushes_per_move: stats.accepted ? stats.pushes / stats.accepted : null,
     refused: stats.refused,
     refused_per_move: stats.accepted ? stats.refused / stats.accepted : null,
     setup_requests: stats.setupRequests,
