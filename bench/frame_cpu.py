@@ -10,11 +10,12 @@ gevent), and reads the CPU of each stream's thread (``time.thread_time``) from i
 request to its ``hello`` (opening), and from then to its ``end`` (its frames), and of
 the process's pub/sub reader (the ``Listener`` thread). With ``--elsewhere`` every frame
 is built as in a worker that did not commit the move (it opens the state). Every frame
-a stream receives is hashed (its session id left out): with the same ``STATE_KEYS`` the
-deals are the same, so two checkouts that send the same frames print the same digest
-(with ``--elsewhere`` or without: the same frames). Every round
-prints a line; the last line is the median of the rounds. The machine is shared:
-run two checkouts in turns (A, B, A, B) and compare medians of the same session.
+a stream receives is hashed (its session id and its hello's random ``stream_id`` left
+out: :func:`as_hashed`): with the same ``STATE_KEYS`` the deals are the same, so two
+checkouts that send the same frames print the same digest (with ``--elsewhere`` or
+without: the same frames). Every round prints a line; the last line is the median of
+the rounds. The machine is shared: run two checkouts in turns (A, B, A, B) and compare
+medians of the same session.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import argparse
 import contextlib
 import hashlib
 import os
+import re
 import statistics
 import threading
 import time
@@ -70,6 +72,17 @@ class Follower(threading.Thread):
 
 
 READERS: dict[threading.Thread, float] = {}
+STREAM_ID = re.compile(rb'"stream_id":"[A-Za-z0-9_-]+"')  # a new one for every stream
+
+
+def as_hashed(chunk: bytes, session: bytes) -> bytes:
+    """A frame as the digest reads it: what differs between two runs of the same deals
+    (the session's id, each stream's id) left out.
+
+    >>> as_hashed(b'data: {"session_id":"ab12","stream_id":"Xy-9_"}', b"ab12")
+    b'data: {"session_id":"<session>","stream_id":"<stream>"}'
+    """
+    return STREAM_ID.sub(b'"stream_id":"<stream>"', chunk).replace(session, b"<session>")
 
 
 def read_listeners() -> None:
@@ -167,7 +180,7 @@ def main() -> None:
                 streams += 1
                 session = follower.url.split("/sessions/")[1].split("/")[0].encode()
                 for chunk in follower.sent:
-                    digest.update(chunk.replace(session, b"<session>"))
+                    digest.update(as_hashed(chunk, session))
         listened = sum(READERS.values()) - listened
         per_frame.append(1e6 * frames_cpu / frames)
         per_open.append(1e6 * opened / streams)
