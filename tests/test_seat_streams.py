@@ -617,3 +617,9 @@ def test_a_move_that_lost_its_race_still_names_its_quiet_stream_when_it_commits(
     assert resp.status_code == 200, resp.get_json()
     assert resp.get_json()["version"] == 2
     assert quiet == [flow.quiet_mark(1, "tab-1")] * 2  # refused, then applied
+
+
+def test_the_flow_modules_examples_run() -> None:
+    import doctest
+
+    assert doctest.testmod(flow).failed == 0
