@@ -11,6 +11,7 @@ for both).
 
 from __future__ import annotations
 
+import base64
 import os
 import secrets
 from collections.abc import Iterator
@@ -39,6 +40,10 @@ settings.load_profile(
 
 KEY_A = Fernet.generate_key().decode()
 KEY_B = Fernet.generate_key().decode()
+# the browser tests' server's key, the same in every run: a hosted seed is mixed with the
+# deployment's key, so with a new key each run a page test's seed dealt another game, and
+# a game that must show a move (Polymerization's growing a chain) depended on the deal
+KEY_BROWSER = base64.urlsafe_b64encode(b"browser-tests-deal-the-same-game").decode()
 
 TEST_PREFIX = f"chemgames-test:{os.getpid()}-{secrets.token_hex(4)}:"
 os.environ["REDIS_KEY_PREFIX"] = TEST_PREFIX  # inherited by the gunicorn servers tests start
@@ -203,6 +208,7 @@ def browser_server(redis_url: str) -> Iterator[str]:
         SSE_MAX_SECONDS="4",
         SSE_HEARTBEAT_SECONDS="1",
         REDIS_KEY_PREFIX=f"{TEST_PREFIX}browser:",
+        STATE_KEYS=KEY_BROWSER,
     ) as port:
         yield f"http://127.0.0.1:{port}"
 

@@ -152,14 +152,14 @@ def _with_the_deck_under_the_discard(redis_url: str, session_id: str) -> None:
     from service import create_app
     from service.games.tokens import Sealer
 
-    from .conftest import KEY_A, TEST_PREFIX, make_settings
+    from .conftest import KEY_BROWSER, TEST_PREFIX, make_settings
 
     app = create_app(
-        make_settings(KEY_A, redis_url=redis_url, redis_key_prefix=f"{TEST_PREFIX}browser:")
+        make_settings(KEY_BROWSER, redis_url=redis_url, redis_key_prefix=f"{TEST_PREFIX}browser:")
     )
     store = app.extensions["chemgames.store"]
     session, _ = store.load(session_id)
-    sealer = Sealer((KEY_A,))
+    sealer = Sealer((KEY_BROWSER,))
     info = app.extensions["chemgames.games"][SLUG].game.info
     env = sealer.open(session.token, slug=SLUG, rules_version=info.rules_version)
     zones = env.state["zones"]
