@@ -102,6 +102,15 @@ class Public:
         self.stop.set()
 
 
+def raw_subscription(t: Hosted) -> streams.Subscription:
+    """This process's own subscription to the session's channel: its messages as published."""
+    before, _ = t.store.load(t.id)
+    assert before is not None
+    return streams.Subscription(
+        t.store.stream_client(t.id), t.store.channel(t.id), sharded=before.sharded
+    )
+
+
 def as_seat_sees_it(t: Hosted, seat: int) -> dict[str, Any]:
     """``GET /sessions/{id}?seat=``, without the clock's reading of now."""
     body = t.get(seat)
@@ -212,13 +221,9 @@ def test_moves_faster_than_the_stream_are_one_frame_with_every_moves_events(
     client = stream_app.test_client()
     t = Hosted(client, ED, players=2, seed=8, options={"deal": DEAL_2})
     stream = seat_stream(t, 0)
-    before, _ = t.store.load(t.id)
-    assert before is not None
     # a subscription of this process to the same channel: the process hands each message
     # to all its subscriptions at once, so once this one has the third, the stream has all
-    beside = streams.Subscription(
-        t.store.stream_client(t.id), t.store.channel(t.id), sharded=before.sharded
-    )
+    beside = raw_subscription(t)
     try:
         first = t.bot(1, "random")
         second = t.bot(0, "random")  # both selected: the reveal, hands pass
@@ -302,11 +307,7 @@ def test_the_stored_state_rides_the_message_and_never_a_stream(stream_app: Flask
     t = Hosted(client, ED, players=2, seed=8, options={"deal": DEAL_2})
     mine = seat_stream(t, 0)
     public = Public(stream_app, t.url("/events"))
-    before, _ = t.store.load(t.id)
-    assert before is not None
-    raw = streams.Subscription(
-        t.store.stream_client(t.id), t.store.channel(t.id), sharded=before.sharded
-    )
+    raw = raw_subscription(t)
     try:
         t.bot(1, "random")
         published = raw.get(timeout=5)
@@ -548,11 +549,7 @@ def test_the_quiet_stream_is_named_in_the_message_and_dropped_from_the_public_st
     t = Hosted(client, ED, players=2, seed=8, options={"deal": DEAL_2})
     mine = seat_stream(t, 0)
     public = Public(stream_app, t.url("/events"))
-    before, _ = t.store.load(t.id)
-    assert before is not None
-    raw = streams.Subscription(
-        t.store.stream_client(t.id), t.store.channel(t.id), sharded=before.sharded
-    )
+    raw = raw_subscription(t)
     stream_id = mine.hello["data"]["stream_id"]
     try:
         assert bot_move(t, 0, {"Stream-Id": stream_id}).status_code == 200
