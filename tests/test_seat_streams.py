@@ -620,3 +620,38 @@ def test_the_flow_modules_examples_run() -> None:
     import doctest
 
     assert doctest.testmod(flow).failed == 0
+
+
+@pytest.mark.parametrize("own_first", [True, False], ids=["own-move-first", "own-move-last"])
+def test_a_quiet_move_folded_with_another_is_sent_at_the_latest_version(
+    stream_app: Flask, own_first: bool
+) -> None:
+    """Both messages already in when the stream reads: the quiet one first is skipped and
+    the next is its own frame; after another seat's, one frame folds both (the latest
+    state, both moves' events), as any frame folds what it finds waiting."""
+    client = stream_app.test_client()
+    t = Hosted(client, ED, players=2, seed=8, options={"deal": DEAL_2})
+    stream = seat_stream(t, 0)
+    beside = raw_subscription(t)  # once it has both, the stream's queue has both too
+    quiet = {"Stream-Id": stream.hello["data"]["stream_id"]}
+    try:
+        first = bot_move(t, 0, quiet) if own_first else bot_move(t, 1)
+        t.version = first.get_json()["version"]
+        second = bot_move(t, 1) if own_first else bot_move(t, 0, quiet)
+        assert first.status_code == second.status_code == 200
+        for version in (1, 2):
+            got = beside.get(timeout=5)
+            assert got is not None and orjson.loads(got)["version"] == version
+        (frame,) = stream.until(lambda f: f["event"] == "update")
+    finally:
+        beside.close()
+        stream.close()
+    data = frame["data"]
+    assert data["version"] == 2
+    assert frame_members(data) == as_seat_sees_it(t, 0)
+    # the answers' events as their movers saw them, the frame's as the public sees them
+    heard = [*first.get_json()["events"], *second.get_json()["events"]]
+    if own_first:
+        heard = second.get_json()["events"]
+    assert [e["type"] for e in data["events"]] == [e["type"] for e in heard]
+    check_draft_events(data["events"], None)

@@ -53,9 +53,10 @@ STREAM_ID = {
     "required": False,
     "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"},
     "description": "The `stream_id` of this device's own seat stream (from its `hello`): that "
-    "stream does not send this move's `update`, since the answer carries the same view and "
-    "events. The seat's other streams (another device, another tab) still get it. A stream "
-    "of another seat is never quietened, whatever the id.",
+    "stream sends no `update` of this move's own, since the answer carries the same view and "
+    "events (a frame that folds it with moves committed just before it still comes). The "
+    "seat's other streams (another device, another tab) still get it. A stream of another "
+    "seat is never quietened, whatever the id.",
 }
 STREAM_ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 STREAM_DESCRIPTION = """\
@@ -75,8 +76,8 @@ Server-sent events (`text/event-stream`). Frames, in order:
   game as that seat sees it at `version`, the same as `GET /sessions/{id}?seat=n`, so
   the device never reads it again. The `hello` also carries `stream_id`, this stream's own
   id: a move sent with it in the `Stream-Id` header (with the same seat) gets no `update`
-  on this stream, its answer having shown the same; the next `update` has a later
-  `version`. An `update`'s `events` are the public events of
+  of its own on this stream, its answer having shown the same (a frame that folds it
+  with moves committed just before it still comes). An `update`'s `events` are the public events of
   every move since the previous frame: when moves commit faster than the stream sends,
   one frame carries them all, at the latest version. No other seat's hidden card
   reaches a seat's stream;
