@@ -272,16 +272,14 @@ def _stream(
                 return
             if payload.get("version", seen + 1) <= seen:  # published before the re-read
                 continue
+            frame: bytes | None = None
             if quiet is not None and payload.get(flow.QUIET) == quiet:
                 # this device's own move: its answer showed it (the next frame folds
                 # nothing of it back in: it starts from the next message); what this
                 # process sealed for it is taken all the same, for its other streams
                 _here(published)
                 seen = payload["version"]
-                finished = bool(payload.get("finished"))
-                deadline = payload.get("deadline_ms", deadline) if not finished else None
-                continue
-            if seat is None:
+            elif seat is None:
                 frame = _public_frame(published)
             else:
                 payload = _next_seat_frame(loaded, subscription, published, seat)
@@ -292,7 +290,8 @@ def _stream(
                 frame = _sse_bytes("update", payload, payload["version"])
             finished = bool(payload.get("finished"))
             deadline = payload.get("deadline_ms", deadline) if not finished else None
-            yield frame
+            if frame is not None:
+                yield frame
         yield _sse_bytes("end", {"session_id": session_id, "finished": finished})
     except redis.RedisError as err:
         yield _sse_bytes("error", redis_down(err).body())
