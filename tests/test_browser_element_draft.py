@@ -241,7 +241,7 @@ def test_a_dropped_stream_is_followed_by_a_resync(browser: Any, base: str) -> No
     page.goto(base + join_link("element-draft", sid, 0, made["seats"][0]["seat_token"]))
     page.locator(".connection-live").wait_for()
     # from now on the stream cannot come back; the server ends it within seconds
-    page.route("**/events", lambda route: route.abort())
+    page.route("**/events*", lambda route: route.abort())
     page.locator(".connection-reconnecting").wait_for(timeout=15_000)
     # the other seat moves while this page hears nothing
     _, view = call(_port(base), "GET", f"/v1/element-draft/sessions/{sid}?seat=1", token=other)
@@ -257,12 +257,71 @@ def test_a_dropped_stream_is_followed_by_a_resync(browser: Any, base: str) -> No
     time.sleep(1)
     seat1 = page.locator(".seat-row").nth(1)
     assert "has chosen" not in seat1.inner_text()
-    page.unroute("**/events")
+    page.unroute("**/events*")
     page.locator(".connection-live").wait_for(timeout=20_000)
     seat1.get_by_text("has chosen").wait_for()
     console.allow(r"ERR_FAILED|net::")  # the refused reconnections
     console.allow(r"ERR_FAILED|net::")
     assert [e for e in console.unexpected() if "ERR_FAILED" not in e] == []
+    context.close()
+
+
+def test_a_seat_page_follows_its_own_stream_and_never_reads_its_view_again(
+    browser: Any, base: str
+) -> None:
+    """A seat page follows the seat's own stream (`events?seat=0`, the credential in the
+    Authorization header, never in a URL). Each frame is the seat's view, so after loading
+    the page never reads the view again, not even across the reconnections the server's
+    4-second streams force; its move names the stream (`Stream-Id`), and the answer shows it."""
+    status, made = call(
+        _port(base), "POST", "/v1/element-draft/sessions", {"players": 2, "seed": 5}
+    )
+    assert status == 201
+    sid = made["session_id"]
+    mine, other = made["seats"][0]["seat_token"], made["seats"][1]["seat_token"]
+    console = Console()
+    context = browser.new_context(viewport=PHONE)
+    page = console.watch(context.new_page())
+    sent: list[Any] = []
+    page.on("request", lambda request: sent.append(request))
+    page.goto(base + join_link("element-draft", sid, 0, mine))
+    page.get_by_text("Round 1 of 15").wait_for()
+    page.locator(".connection-live").wait_for()
+    loaded = len(sent)
+    _draft_first_card(page)
+    page.locator(".seat-row").nth(0).get_by_text("has chosen").wait_for()
+    for _ in range(2):  # seat 1 drafts through the API: the page hears of it by its stream
+        _, view = call(_port(base), "GET", f"/v1/element-draft/sessions/{sid}?seat=1", token=other)
+        card = view["view"]["you"]["hand"][0]["z"]
+        status, _ = call(
+            _port(base),
+            "POST",
+            f"/v1/element-draft/sessions/{sid}/moves",
+            {"seat": 1, "version": view["version"], "move": {"type": "draft", "card": card}},
+            token=other,
+        )
+        assert status == 200
+        page.get_by_text(f"Round {view['view']['turn'] + 1} of 15").wait_for()
+        if view["view"]["turn"] == 1:
+            time.sleep(5)  # the stream the page had ends; the next round comes on a new one
+            _draft_first_card(page)
+            page.locator(".seat-row").nth(0).get_by_text("has chosen").wait_for()
+    later = sent[loaded:]
+    views = [r.url for r in later if r.method == "GET" and re.search(r"/sessions/\w+(\?|$)", r.url)]
+    assert views == []
+    streams = [r for r in sent if "/events" in r.url]
+    assert len(streams) >= 2  # reconnected at least once
+    for stream in streams:
+        assert urlsplit(stream.url).query == "seat=0"
+        assert stream.all_headers()["authorization"] == f"Bearer {mine}"
+    assert all(mine not in r.url.split("#")[0] for r in sent)
+    moves = [r for r in later if r.method == "POST" and r.url.endswith("/moves")]
+    assert len(moves) == 2
+    for move in moves:
+        assert re.fullmatch(r"[A-Za-z0-9_-]{1,64}", move.all_headers().get("stream-id", ""))
+    assert "Round 3 of 15" in page.locator(".status").inner_text()
+    assert axe_violations(page) == []
+    assert console.unexpected() == []
     context.close()
 
 
@@ -281,7 +340,7 @@ def test_a_move_on_a_table_that_changed_is_decided_again(browser: Any, base: str
     console = Console()
     first = console.watch(browser.new_context(viewport=PHONE).new_page())
     second = console.watch(browser.new_context(viewport=PHONE).new_page())
-    second.route("**/events", lambda route: route.abort())  # it hears of nothing
+    second.route("**/events*", lambda route: route.abort())  # it hears of nothing
     for page in (first, second):
         page.goto(link)
         page.get_by_text("Round 1 of 15").wait_for()

@@ -293,16 +293,16 @@ def test_a_move_decided_before_the_timer_started_is_decided_again(browser: Any, 
     console = Console()
     context = browser.new_context(viewport=PHONE)
     page = console.watch(context.new_page())
+    # The page learns nothing after its first view: its seat stream (whose every frame is
+    # the seat's view) is held from the start, never answered, and so is any later read
+    # of the view. (Refused, each failed read put a connection error in the notice,
+    # retried every few seconds: on a loaded machine one replaced "The table changed"
+    # before the test saw it.)
+    held: list[Any] = []
+    page.route("**/events*", lambda route: held.append(route))
     page.goto(base + join_link("polymer", sid, 0, token))
     ready = page.get_by_role("button", name="I am ready")
     ready.wait_for()
-    # from now on the page learns nothing: a new stream or a fresh view is held, never
-    # answered. (Refused, each failed read put a connection error in the notice, retried
-    # every few seconds: on a loaded machine one replaced "The table changed" before the
-    # test saw it. A stream already open may still say a move was made; the page's read of
-    # the view it then makes is held too.)
-    held: list[Any] = []
-    page.route("**/events", lambda route: held.append(route))
     page.route(re.compile(r".*/sessions/[0-9a-f]+\?seat=0$"), lambda route: held.append(route))
     status, started = call(_port(base), "POST", f"/v1/polymer/sessions/{sid}/start", token=host)
     assert status == 200 and started["phase"] == "trading"

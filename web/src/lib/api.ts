@@ -35,12 +35,15 @@ export interface Call {
   token?: string | null;
   body?: unknown;
   idempotencyKey?: string;
+  /** A seat stream's own id (its hello's `stream_id`): the stream skips this move's frame. */
+  streamId?: string | null;
 }
 
 export async function call<T>(method: "GET" | "POST", url: string, call: Call = {}): Promise<Answer<T>> {
   const headers: Record<string, string> = { Accept: "application/json" };
   if (call.token) headers["Authorization"] = `Bearer ${call.token}`;
   if (call.idempotencyKey) headers["Idempotency-Key"] = call.idempotencyKey;
+  if (call.streamId) headers["Stream-Id"] = call.streamId;
   const init: RequestInit = { method, headers, credentials: "omit", cache: "no-store" };
   if (call.body !== undefined) {
     headers["Content-Type"] = "application/json";
@@ -94,15 +97,17 @@ export const legalMoves = <S extends Slug>(
 ): Promise<Answer<LegalMoves<S>>> =>
   call("POST", `${sessionUrl(slug, id)}/legal-moves`, { token, body: { seat } });
 
-/** A move; the same `idempotencyKey` on a retry never applies it twice. */
+/** A move; the same `idempotencyKey` on a retry never applies it twice, and the seat
+ * stream named by `streamId` sends no frame for it (its answer shows it). */
 export const makeMove = <S extends Slug>(
   slug: S,
   id: string,
   body: MoveRequest<S>,
   token: string,
   idempotencyKey: string,
+  streamId: string | null = null,
 ): Promise<Answer<MoveAnswer<S>>> =>
-  call("POST", `${sessionUrl(slug, id)}/moves`, { token, body, idempotencyKey });
+  call("POST", `${sessionUrl(slug, id)}/moves`, { token, body, idempotencyKey, streamId });
 
 export const sessionScores = <S extends Slug>(
   slug: S,

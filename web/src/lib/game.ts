@@ -120,7 +120,14 @@ export interface Endpoints<G extends Keys> {
   detail(): Promise<api.Answer<G["detail"]>>;
   session(id: string, seat: number | null, token: string | null): Promise<api.Answer<G["session"]>>;
   legal(id: string, seat: number, token: string): Promise<api.Answer<G["legal"]>>;
-  move(id: string, body: G["moveRequest"], token: string, key: string): Promise<api.Answer<G["moveAnswer"]>>;
+  /** `stream`: the seat stream (its hello's `stream_id`) that shows the move by its answer alone. */
+  move(
+    id: string,
+    body: G["moveRequest"],
+    token: string,
+    key: string,
+    stream?: string | null,
+  ): Promise<api.Answer<G["moveAnswer"]>>;
   scores(id: string): Promise<api.Answer<G["scores"]>>;
   record(id: string, seat: number, token: string): Promise<api.Answer<G["record"]>>;
   create(body: G["create"]): Promise<api.Answer<G["created"]>>;
@@ -133,7 +140,7 @@ export function endpoints<S extends Slug>(slug: S): Endpoints<TypesOf<S>> {
     detail: () => api.gameDetail(slug),
     session: (id, seat, token) => api.getSession(slug, id, seat, token),
     legal: (id, seat, token) => api.legalMoves(slug, id, seat, token),
-    move: (id, body, token, key) => api.makeMove(slug, id, body, token, key),
+    move: (id, body, token, key, stream) => api.makeMove(slug, id, body, token, key, stream),
     scores: (id) => api.sessionScores(slug, id),
     record: (id, seat, token) => api.sessionRecord(slug, id, seat, token),
     create: (body) => api.createSession(slug, body),

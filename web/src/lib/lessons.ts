@@ -4,6 +4,8 @@
 import type { Answer } from "./api";
 import { call } from "./api";
 import type { Schemas } from "./contract";
+import type { Frame } from "./sse";
+import { readStream } from "./sse";
 
 export type Lesson = Schemas["Lesson"];
 export type LessonTable = Schemas["LessonTable"];
@@ -33,10 +35,7 @@ export const joinLesson = (
   call("POST", "/v1/join", { body: rejoin ? { code, name, rejoin } : { code, name } });
 
 /** One frame of `GET /v1/lessons/{id}/events`: its event name and its JSON data. */
-export interface LessonFrame {
-  event: string;
-  data: Record<string, unknown>;
-}
+export type LessonFrame = Frame;
 
 /** Follows the lesson's stream until `stop()`: every frame to `onFrame`, and whether it
  * is connected to `onConnection`. A stream that ends (the server's time limit) or
@@ -53,34 +52,21 @@ export function followLesson(
 
   async function once(): Promise<boolean> {
     controller = new AbortController();
-    const resp = await fetch(`${lessonUrl(id)}/events`, {
-      headers: { Authorization: `Bearer ${token}`, Accept: "text/event-stream" },
-      credentials: "omit",
-      cache: "no-store",
-      signal: controller.signal,
-    });
-    if (!resp.ok || resp.body === null) return resp.status < 400 || resp.status >= 500;
-    onConnection(true);
-    pause = 1000;
-    const reader = resp.body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = "";
     let ended = false;
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += value;
-      let cut = buffer.indexOf("\n\n");
-      while (cut >= 0) {
-        const block = buffer.slice(0, cut);
-        buffer = buffer.slice(cut + 2);
-        const frame = parse(block);
-        if (frame !== null) {
-          onFrame(frame);
-          if (frame.event === "lesson" && frame.data["type"] === "lesson_ended") ended = true;
-        }
-        cut = buffer.indexOf("\n\n");
-      }
-    }
+    const end = await readStream(
+      `${lessonUrl(id)}/events`,
+      token,
+      controller.signal,
+      () => {
+        onConnection(true);
+        pause = 1000;
+      },
+      (frame) => {
+        onFrame(frame);
+        if (frame.event === "lesson" && frame.data["type"] === "lesson_ended") ended = true;
+      },
+    );
+    if (end.problem !== null || end.status >= 400) return end.status >= 500;
     onConnection(false);
     return !ended;
   }
@@ -106,19 +92,4 @@ export function followLesson(
       controller?.abort();
     },
   };
-}
-
-function parse(block: string): LessonFrame | null {
-  let event = "message";
-  let data = "";
-  for (const line of block.split("\n")) {
-    if (line.startsWith("event: ")) event = line.slice(7);
-    else if (line.startsWith("data: ")) data += line.slice(6);
-  }
-  if (!data) return null;
-  try {
-    return { event, data: JSON.parse(data) as Record<string, unknown> };
-  } catch {
-    return null;
-  }
 }

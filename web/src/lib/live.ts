@@ -1,7 +1,10 @@
 // A table kept live: the session's view (a seat's, with its credential, or the
-// observer's), its legal moves, a running log of events, and the final scores. Updates
-// come from the session's event stream (EventSource); after every (re)connection the
-// page asks for the session again, so nothing missed while away is lost. A move that
+// observer's), its legal moves, a running log of events, and the final scores. A seat
+// follows its own stream (read with fetch, its credential in the Authorization header):
+// every frame is the seat's view, so the page never reads it again, and its moves name
+// the stream (`Stream-Id`) so that the answer alone shows them. The observer follows the
+// public stream (EventSource) and reads the public view after each frame. After a
+// reconnection that missed moves the page reads what it missed, so nothing is lost. A move that
 // arrives after the table changed (409 stale_version) is not sent again: the page shows
 // the current table and the player decides again.
 //
@@ -11,6 +14,8 @@ import type { Answer } from "./api";
 import { eventsUrl } from "./api";
 import type { Problem, Schemas, StreamEnd, StreamFrame } from "./contract";
 import type { Adapter, Endpoints, GameTypes, Step } from "./game";
+import type { Frame } from "./sse";
+import { readStream } from "./sse";
 
 export interface LogEntry<G extends GameTypes> extends Step<G> {
   /** From this seat's own move's answer (its private parts included). */
@@ -66,6 +71,9 @@ export const browser: Environment = {
   },
 };
 
+/** A seat stream's members that its seat's `GET` of the session does not answer. */
+const STREAM_ONLY = new Set(["events", "finished", "stream_id"]);
+
 /** The session is not there (expired, ended, unknown) or can no longer be read. */
 const gone = (status: number): boolean => status === 404 || status === 410;
 
@@ -87,6 +95,9 @@ export class LiveTable<G extends GameTypes> {
   };
   private readonly listeners = new Set<() => void>();
   private source: EventSource | null = null;
+  /** The seat stream being read (aborted to stop it), and its own id from its hello. */
+  private reading: AbortController | null = null;
+  private streamId: string | null = null;
   private hellos = 0;
   private stopped = false;
   private readonly retries = new Map<"load" | "stream", ReturnType<typeof setTimeout>>();
@@ -120,6 +131,8 @@ export class LiveTable<G extends GameTypes> {
     this.stopped = true;
     this.source?.close();
     this.source = null;
+    this.reading?.abort();
+    this.reading = null;
     for (const timer of this.retries.values()) clearTimeout(timer);
     this.retries.clear();
   }
@@ -209,9 +222,10 @@ export class LiveTable<G extends GameTypes> {
               legal: this.adapt.movesOf(answer.data),
               space: this.adapt.spaceOf ? this.adapt.spaceOf(answer.data) : null,
             });
-          } else if (answer.ok && answer.data.version > this.version) {
+          } else if (answer.ok && answer.data.version > this.version && this.seat === null) {
             // a move landed between the two requests (a real-time game's bots move
-            // every second): the view again, then its legal moves
+            // every second): the view again, then its legal moves. A seat's own stream
+            // is already bringing that view, and its frame asks for them again.
             void this.refresh();
           }
         }),
@@ -247,8 +261,12 @@ export class LiveTable<G extends GameTypes> {
     return last ? last.version : this.version;
   }
 
-  /** Follows the session's event stream. */
+  /** Follows the seat's own stream, or the observer the public one. */
   private follow(): void {
+    if (this.seat !== null) {
+      this.followSeat(this.seat);
+      return;
+    }
     const source = new this.env.EventSource(eventsUrl(this.api.slug, this.sessionId));
     this.source = source;
     source.addEventListener("hello", (e) => this.onHello(JSON.parse((e as MessageEvent<string>).data)));
@@ -273,7 +291,56 @@ export class LiveTable<G extends GameTypes> {
     });
   }
 
+  private followSeat(seat: Seat): void {
+    const reading = new AbortController();
+    this.reading = reading;
+    this.streamId = null;
+    const url = `${eventsUrl(this.api.slug, this.sessionId)}?seat=${seat.seat}`;
+    const again = (): void => {
+      if (this.reading !== reading || this.stopped || this.state.connection === "ended") return;
+      this.reading = null;
+      this.set({ connection: "reconnecting" });
+      this.later("stream", () => {
+        if (this.state.failure === null) this.follow();
+      });
+    };
+    readStream(url, seat.token, reading.signal, () => undefined, (frame) => this.onSeatFrame(frame)).then(
+      (end) => {
+        if (end.status >= 400 && this.reading === reading) {
+          // refused (a session that is gone, a credential no longer valid): the page
+          // says so from the refresh; a busy service is tried again after a wait
+          if (end.problem !== null && !gone(end.status)) this.set({ notice: noticeOf(end.problem, "error") });
+          void this.refresh();
+        }
+        again(); // else the stream reached its time limit, or the network dropped it
+      },
+      again,
+    );
+  }
+
+  private onSeatFrame(frame: Frame): void {
+    if (frame.event === "error") {
+      // the service's own `event: error` frame: its session store failed
+      this.set({ notice: noticeOf(frame.data as unknown as Problem, "error") });
+      return;
+    }
+    const data = frame.data as unknown as StreamFrame<G["slug"]>;
+    if (frame.event === "hello") this.onHello(data);
+    else if (frame.event === "update") this.onUpdate(data);
+    else if (frame.event === "end") this.onEnd(frame.data as unknown as StreamEnd);
+  }
+
+  /** A seat stream's frame as the seat's `GET` of the session answers it. */
+  private static asSession<G extends GameTypes>(frame: StreamFrame<G["slug"]>): G["session"] {
+    const view = Object.fromEntries(Object.entries(frame).filter(([k]) => !STREAM_ONLY.has(k)));
+    return view as unknown as G["session"];
+  }
+
   private onHello(frame: StreamFrame<G["slug"]>): void {
+    if (this.seat !== null) {
+      this.onSeatHello(frame);
+      return;
+    }
     this.hellos += 1;
     this.failures = 0;
     this.set({ connection: "live" });
@@ -293,21 +360,53 @@ export class LiveTable<G extends GameTypes> {
     }
   }
 
+  /** A seat stream's hello is the seat's view: taken as it is, with the record's
+   * events of any move made while the page was not following. */
+  private onSeatHello(frame: StreamFrame<G["slug"]>): void {
+    this.hellos += 1;
+    this.failures = 0;
+    const id = (frame as { stream_id?: unknown }).stream_id;
+    this.streamId = typeof id === "string" ? id : null;
+    if (this.state.notice?.kind === "error") this.set({ notice: null });
+    this.set({ connection: "live" });
+    if (frame.version <= this.version) return; // nothing was missed
+    const session = LiveTable.asSession<G>(frame);
+    if (frame.version > this.lastLogged()) void this.catchUp(session);
+    else if (this.accept(session)) void this.dependents();
+  }
+
+  /** The hello's view, after the record's events of the moves made while away. */
+  private async catchUp(session: G["session"]): Promise<void> {
+    const seat = this.seat;
+    if (seat === null) return;
+    const record = await this.api.record(this.sessionId, seat.seat, seat.token);
+    if (record.ok) this.rebuildLog(this.adapt.stepsOf(record.data), record.data.version);
+    if (this.accept(session)) await this.dependents();
+  }
+
   private onUpdate(frame: StreamFrame<G["slug"]>): void {
     const events = (frame.events ?? []) as G["event"][];
     const actor = (frame.events?.[0] as { actor?: number | null } | undefined)?.actor ?? null;
     this.log({ version: frame.version, actor, bot: null, events, mine: false, missed: 0 });
-    if (frame.version > this.version) void this.refresh();
+    if (frame.version <= this.version) return;
+    if (this.seat === null) {
+      void this.refresh();
+    } else if (this.accept(LiveTable.asSession<G>(frame))) {
+      // the frame is the seat's view at its version: no read needed
+      void this.dependents();
+    }
   }
 
   private onEnd(frame: StreamEnd): void {
     if (frame.finished || frame.ended) {
       this.source?.close();
+      this.reading?.abort();
+      this.reading = null;
       this.set({ connection: "ended" });
       void this.refresh();
     }
-    // else the stream reached its time limit: EventSource reconnects by itself, and
-    // its next hello resynchronises
+    // else the stream reached its time limit: EventSource reconnects by itself (a
+    // seat's stream is opened again when it closes), and its next hello resynchronises
   }
 
   /** Makes a move as this seat, on the version shown. */
@@ -318,10 +417,13 @@ export class LiveTable<G extends GameTypes> {
     this.set({ busy: true, notice: null });
     const body = this.adapt.request(seat.seat, session.version, move);
     const key = this.env.randomKey();
-    let answer: Answer<G["moveAnswer"]> = await this.api.move(this.sessionId, body, seat.token, key);
+    // the stream named (its id from its hello) sends no frame for this move: the
+    // answer shows it
+    const stream = this.streamId;
+    let answer: Answer<G["moveAnswer"]> = await this.api.move(this.sessionId, body, seat.token, key, stream);
     if (!answer.ok && answer.status === 0) {
       // the answer was lost on the way: the same key never applies the move twice
-      answer = await this.api.move(this.sessionId, body, seat.token, key);
+      answer = await this.api.move(this.sessionId, body, seat.token, key, stream);
     }
     if (answer.ok) {
       const events = this.adapt.eventsOf(answer.data);
