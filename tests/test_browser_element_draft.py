@@ -69,6 +69,21 @@ def _create(page: Any, base: str, players: int, bots: dict[int, str]) -> dict[in
     return links
 
 
+def _seat_1_drafts(base: str, sid: str, token: str) -> int:
+    """Seat 1 drafts the first card of its hand through the API; the round it drafted in."""
+    _, view = call(_port(base), "GET", f"/v1/element-draft/sessions/{sid}?seat=1", token=token)
+    card = view["view"]["you"]["hand"][0]["z"]
+    status, _ = call(
+        _port(base),
+        "POST",
+        f"/v1/element-draft/sessions/{sid}/moves",
+        {"seat": 1, "version": view["version"], "move": {"type": "draft", "card": card}},
+        token=token,
+    )
+    assert status == 200
+    return int(view["view"]["turn"])
+
+
 def _draft_first_card(page: Any, keyboard: bool = False) -> None:
     card = page.locator(".hand .card-button").first
     draft = page.get_by_role("button", name=re.compile("^Draft "))
@@ -244,16 +259,7 @@ def test_a_dropped_stream_is_followed_by_a_resync(browser: Any, base: str) -> No
     page.route("**/events*", lambda route: route.abort())
     page.locator(".connection-reconnecting").wait_for(timeout=15_000)
     # the other seat moves while this page hears nothing
-    _, view = call(_port(base), "GET", f"/v1/element-draft/sessions/{sid}?seat=1", token=other)
-    card = view["view"]["you"]["hand"][0]["z"]
-    status, _ = call(
-        _port(base),
-        "POST",
-        f"/v1/element-draft/sessions/{sid}/moves",
-        {"seat": 1, "version": view["version"], "move": {"type": "draft", "card": card}},
-        token=other,
-    )
-    assert status == 200
+    _seat_1_drafts(base, sid, other)
     time.sleep(1)
     seat1 = page.locator(".seat-row").nth(1)
     assert "has chosen" not in seat1.inner_text()
@@ -291,18 +297,9 @@ def test_a_seat_page_follows_its_own_stream_and_never_reads_its_view_again(
     _draft_first_card(page)
     page.locator(".seat-row").nth(0).get_by_text("has chosen").wait_for()
     for _ in range(2):  # seat 1 drafts through the API: the page hears of it by its stream
-        _, view = call(_port(base), "GET", f"/v1/element-draft/sessions/{sid}?seat=1", token=other)
-        card = view["view"]["you"]["hand"][0]["z"]
-        status, _ = call(
-            _port(base),
-            "POST",
-            f"/v1/element-draft/sessions/{sid}/moves",
-            {"seat": 1, "version": view["version"], "move": {"type": "draft", "card": card}},
-            token=other,
-        )
-        assert status == 200
-        page.get_by_text(f"Round {view['view']['turn'] + 1} of 15").wait_for()
-        if view["view"]["turn"] == 1:
+        turn = _seat_1_drafts(base, sid, other)
+        page.get_by_text(f"Round {turn + 1} of 15").wait_for()
+        if turn == 1:
             time.sleep(5)  # the stream the page had ends; the next round comes on a new one
             _draft_first_card(page)
             page.locator(".seat-row").nth(0).get_by_text("has chosen").wait_for()
