@@ -240,15 +240,18 @@ def start_service(
     root: Path = ROOT,
     log: Path | None = None,
     gunicorn: str = GUNICORN,
+    extra_env: dict[str, str] | None = None,
 ) -> Server:
     """``log``: the service logs every request (``LOG_LEVEL=INFO``, each line with its
     worker's pid) to that file, as ``bench.bgio.tail`` reads them; more CPU a move, so
-    never for the side-by-side figures. ``gunicorn``: whose (``service-pgo``)."""
+    never for the side-by-side figures. ``gunicorn``: whose (``service-pgo``).
+    ``extra_env``: more settings (a fixed ``STATE_KEYS``, so two servers deal alike)."""
     redis, redis_port = start_redis(tmp, name, aof=name == "service-aof")
     env = {
         **bench_env(),
         "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
         "REDIS_KEY_PREFIX": "bgio-bench:",
+        **(extra_env or {}),
     }
     if log is not None:
         env["LOG_LEVEL"] = "INFO"
