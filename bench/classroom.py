@@ -16,11 +16,14 @@ table as a hosted session with the operator key, and deals again with the same
 students whenever a table's game ends, until time is up.
 
 Each student's device (a thread) does what a front end does: it holds its seat's
-credential, keeps its session's event stream open (a thread of its own), and when
-the stream says it may act (turn-based and simultaneous games; Polymer decides
-continually) reads its view (``GET .../sessions/{id}?seat=N``) and legal moves,
-thinks (``--think``, 1-4 s), and sends one legal move with the version it read and
-an Idempotency-Key. It decides again on what the service answers: a move's answer
+credential, keeps its seat's own event stream open (a thread of its own: ``events?seat=N``,
+each frame the seat's view, as the pages under /play follow it), and when the stream
+says it may act (turn-based and simultaneous games; Polymer decides continually) takes
+the frame's view, reads its legal moves, thinks (``--think``, 1-4 s), and sends one
+legal move with the version it decided on, an Idempotency-Key and the stream's
+``Stream-Id``. With ``--device poll`` it follows the public stream instead and reads its
+view (``GET .../sessions/{id}?seat=N``) before each decision, as every device did before
+issue 32's seat streams. It decides again on what the service answers: a move's answer
 (its view and version), or a ``409 stale_version``'s ``session`` (no extra GET).
 Every connection is kept alive (one per device, one per stream).
 
@@ -135,12 +138,14 @@ def run(
     redis_url: str | None = None,
     prefix: str = "",
     lesson: bool = False,
+    push: bool = True,
 ) -> Report:
     """The class plays for ``seconds`` against the service on ``port``; what it saw.
 
     ``polymer_options`` are given to every real-time game's deal (Polymer's
     ``timer_seconds``). With ``redis_url`` (and the server's key ``prefix``), each
-    session's keys are measured at the end with ``MEMORY USAGE``."""
+    session's keys are measured at the end with ``MEMORY USAGE``. ``push``: each
+    device follows its seat's own stream (:class:`bench.devices.Student`)."""
     catalogue = _get(port, "/v1/games")["games"]
     dynamics = {g["slug"]: g["dynamics"] for g in catalogue}
     for seating in plan:
@@ -151,7 +156,7 @@ def run(
     tables = [Table(s, dynamics[s.slug]) for s in plan]
     teacher = Teacher(port, operator_key, stop, polymer_options or {})
     students = [
-        Student(port, table, seat, think, seed * 1000 + n, stop, teacher.ended)
+        Student(port, table, seat, think, seed * 1000 + n, stop, teacher.ended, push)
         for n, (table, seat) in enumerate(
             (table, seat) for table in tables for seat in table.seating.students
         )
@@ -537,6 +542,13 @@ def main() -> int:
     parser.add_argument(
         "--lesson", action="store_true", help="the class joins through lessons (join codes)"
     )
+    parser.add_argument(
+        "--device",
+        choices=("push", "poll"),
+        default="push",
+        help="push: each phone follows its seat's own stream (the /play pages since issue 32); "
+        "poll: the public stream, and a view read before each decision",
+    )
     args = parser.parse_args()
     low, high = (float(x) for x in args.think.split(","))
     operator_key = secrets.token_urlsafe(24)
@@ -556,8 +568,8 @@ def main() -> int:
                 f"one instance (gunicorn.conf.py) on 127.0.0.1:{port}, Redis of its own at {url}; "
                 f"rate limits on, the default budgets ({default_budgets()}); students think "
                 f"{low:g}-{high:g} s; Polymer's timer {args.polymer_timer} s; "
-                f"{args.seconds:.0f} s; load average {load_before[0]:.2f} on "
-                f"{os.cpu_count()} CPUs",
+                f"{args.seconds:.0f} s; devices {args.device}; load average "
+                f"{load_before[0]:.2f} on {os.cpu_count()} CPUs",
                 flush=True,
             )
             print(
@@ -579,6 +591,7 @@ def main() -> int:
                 redis_url=url,
                 prefix="chemgames:",
                 lesson=args.lesson,
+                push=args.device == "push",
             )
             workers = workers_cpu(server.pid) - workers
             redis_cpu = _redis_cpu(r) - redis_cpu

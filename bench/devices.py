@@ -180,23 +180,35 @@ class Link:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """What a session's event stream said last."""
+    """What a session's event stream said last; from a seat's own stream, the seat's
+    view too (the frame as ``GET .../sessions/{id}?seat=N`` answers it)."""
 
     version: int
     to_act: tuple[int, ...]
     finished: bool
+    session: dict[str, Any] | None = None
+
+
+# a seat stream frame's members that the seat's GET does not answer
+STREAM_ONLY = ("events", "finished", "stream_id")
 
 
 class Stream(threading.Thread):
     """A session's event stream, kept open in a thread: the latest version, seats to
     act and whether the game is over. Reopened if the server ends it before the game
-    ends (its time limit) or the connection fails."""
+    ends (its time limit) or the connection fails. With ``headers`` (a seat's
+    credential, for ``events?seat=N``) it is the seat's own stream: each frame carries
+    the seat's view, and the hello the stream's ``stream_id``."""
 
-    def __init__(self, port: int, path: str, tally: Tally) -> None:
+    def __init__(
+        self, port: int, path: str, tally: Tally, headers: Mapping[str, str] | None = None
+    ) -> None:
         super().__init__(daemon=True)
         self.port, self.path, self.tally = port, path, tally
+        self.headers = dict(headers or {})
         self.cond = threading.Condition()
         self.latest = Snapshot(-1, (), False)
+        self.stream_id: str | None = None
         self.closed = False
         self.sock: socket.socket | None = None
 
@@ -214,7 +226,7 @@ class Stream(threading.Thread):
             self.sock = conn.sock
             if self.closed:
                 return "closed"
-            conn.request("GET", self.path)
+            conn.request("GET", self.path, headers=self.headers)
             resp = conn.getresponse()
             self.tally.stamps.append((time.monotonic(), "stream"))
             if resp.status != 200:
@@ -235,8 +247,13 @@ class Stream(threading.Thread):
                     kind = text[7:]
                 elif text.startswith("data: "):
                     data = orjson.loads(text[6:])
+                    if kind == "hello" and "stream_id" in data:
+                        self.stream_id = data["stream_id"]
                     if kind in ("hello", "update"):
-                        self._note(data["version"], data["to_act"], data["finished"])
+                        seen = None
+                        if "view" in data:
+                            seen = {k: v for k, v in data.items() if k not in STREAM_ONLY}
+                        self._note(data["version"], data["to_act"], data["finished"], seen)
                     elif kind == "end":
                         if data.get("finished") or data.get("ended"):
                             self._note(self.latest.version, (), True)
@@ -251,10 +268,16 @@ class Stream(threading.Thread):
             conn.close()
         return "closed"
 
-    def _note(self, version: int, to_act: list[int] | tuple[int, ...], finished: bool) -> None:
+    def _note(
+        self,
+        version: int,
+        to_act: list[int] | tuple[int, ...],
+        finished: bool,
+        session: dict[str, Any] | None = None,
+    ) -> None:
         with self.cond:
             if version >= self.latest.version or finished:
-                self.latest = Snapshot(version, tuple(to_act), finished)
+                self.latest = Snapshot(version, tuple(to_act), finished, session)
             self.cond.notify_all()
 
     def wait(self, newer_than: int, timeout: float) -> Snapshot:
@@ -416,7 +439,10 @@ def choose(moves: list[dict[str, Any]], rng: random.Random, realtime: bool) -> A
 
 
 class Student(threading.Thread):
-    """One student's device at one table's seat, game after game."""
+    """One student's device at one table's seat, game after game. ``push``: it follows
+    its seat's own stream, whose frames are its view, and sends its moves with the
+    stream's ``Stream-Id`` (as the pages under /play do); else the public stream, and it
+    reads its view when the stream says it may act."""
 
     def __init__(
         self,
@@ -427,9 +453,11 @@ class Student(threading.Thread):
         seed: int,
         stop: threading.Event,
         ended: queue.Queue[Table],
+        push: bool = False,
     ) -> None:
         super().__init__(daemon=True)
         self.port, self.table, self.seat, self.think = port, table, seat, think
+        self.push = push
         self.rng = random.Random(seed)
         self.stop, self.ended = stop, ended
         self.tally = Tally()
@@ -453,20 +481,26 @@ class Student(threading.Thread):
         slug, seat = self.table.seating.slug, self.seat
         base = f"/v1/{slug}/sessions/{game.session_id}"
         auth = {"Authorization": f"Bearer {game.tokens[seat]}"}
-        stream = self.stream = Stream(self.port, f"{base}/events", self.tally)
+        if self.push:
+            stream = Stream(self.port, f"{base}/events?seat={seat}", self.tally, auth)
+        else:
+            stream = Stream(self.port, f"{base}/events", self.tally)
+        self.stream = stream
         stream.start()
         decided: dict[str, Any] | None = None  # the game as the next decision sees it
         known, read_now = -1, False
         try:
             while not self.stop.is_set():
+                if decided is None and not read_now:
+                    snap = stream.wait(known, timeout=5.0)  # then resync all the same
+                    if snap.finished:
+                        break
+                    if snap.version > known and seat not in snap.to_act:
+                        known = snap.version
+                        continue
+                    if snap.session is not None and snap.version > known:
+                        decided = snap.session  # its own stream's frame: its view
                 if decided is None:
-                    if not read_now:
-                        snap = stream.wait(known, timeout=5.0)  # then resync all the same
-                        if snap.finished:
-                            break
-                        if snap.version > known and seat not in snap.to_act:
-                            known = snap.version
-                            continue
                     got = self.read("GET", f"{base}?seat={seat}", None, auth)
                     if got.status != 200:
                         read_now = True
@@ -515,6 +549,8 @@ class Student(threading.Thread):
             return None, False
         body = {"seat": seat, "version": seen["version"], "move": move}
         key = {**auth, "Idempotency-Key": uuid.uuid4().hex}
+        if self.push and self.stream is not None and self.stream.stream_id is not None:
+            key["Stream-Id"] = self.stream.stream_id  # the answer shows it: no frame
         self.tally.sent += 1
         answer = self.link.call("move", "POST", f"{base}/moves", body, key)
         problem = answer.body if isinstance(answer.body, dict) else {}

@@ -133,6 +133,7 @@ def test_a_class_comes_in_through_lessons(redis_url: str) -> None:
             think=(0.05, 0.2),
             polymer_options={"timer_seconds": 5},
             lesson=True,
+            push=False,  # devices that read their view (the other test's follow their streams)
         )
     total = report.total()
     described = classroom.markdown(report) + classroom.summary(report)
