@@ -84,6 +84,10 @@ def _seat_1_drafts(base: str, sid: str, token: str) -> int:
     return int(view["view"]["turn"])
 
 
+def _streams_opened(requests: list[Any]) -> int:
+    return sum("/events" in request.url for request in requests)
+
+
 def _draft_first_card(page: Any, keyboard: bool = False) -> None:
     card = page.locator(".hand .card-button").first
     draft = page.get_by_role("button", name=re.compile("^Draft "))
@@ -300,7 +304,13 @@ def test_a_seat_page_follows_its_own_stream_and_never_reads_its_view_again(
         turn = _seat_1_drafts(base, sid, other)
         page.get_by_text(f"Round {turn + 1} of 15").wait_for()
         if turn == 1:
-            time.sleep(5)  # the stream the page had ends; the next round comes on a new one
+            # the server ends the page's stream within 4 s: the next round is played on
+            # the stream the page opens then, once its hello (with its id) has come
+            opened = _streams_opened(sent)
+            deadline = time.monotonic() + 20
+            while _streams_opened(sent) == opened and time.monotonic() < deadline:
+                page.wait_for_timeout(100)
+            page.locator(".connection-live").wait_for()
             _draft_first_card(page)
             page.locator(".seat-row").nth(0).get_by_text("has chosen").wait_for()
     later = sent[loaded:]
