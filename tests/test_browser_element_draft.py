@@ -10,6 +10,7 @@ the pages reconnect and resynchronise throughout.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from typing import Any
@@ -327,6 +328,68 @@ def test_a_seat_page_follows_its_own_stream_and_never_reads_its_view_again(
     for move in moves:
         assert re.fullmatch(r"[A-Za-z0-9_-]{1,64}", move.all_headers().get("stream-id", ""))
     assert "Round 3 of 15" in page.locator(".status").inner_text()
+    assert axe_violations(page) == []
+    assert console.unexpected() == []
+    context.close()
+
+
+@pytest.mark.parametrize("first", ["answer", "frame"])
+def test_a_frame_folding_another_seats_move_with_the_pages_own_keeps_both_in_the_log(
+    browser: Any, base: str, first: str
+) -> None:
+    """Seat 1 drafts, then this page's seat drafts before its stream has sent seat 1's
+    frame: the stream then sends one frame, at the page's own move's version, with both
+    moves' events (README, "Your seat's own stream"), and it may reach the page before or
+    after the move's answer. The answer says more of the page's own move (its card);
+    seat 1's line is only in the frame. The log keeps both, seat 1's first, each once."""
+    status, made = call(
+        _port(base), "POST", "/v1/element-draft/sessions", {"players": 2, "seed": 5}
+    )
+    assert status == 201
+    sid = made["session_id"]
+    mine, other = made["seats"][0]["seat_token"], made["seats"][1]["seat_token"]
+    console = Console()
+    context = browser.new_context(viewport=PHONE)
+    page = console.watch(context.new_page())
+    streams: list[Any] = []  # the page's stream, answered below with the folded frame
+    page.route("**/events*", lambda route: streams.append(route))
+    answers: list[tuple[Any, Any]] = []  # the move's answer, when the frame comes first
+    if first == "frame":
+        page.route("**/moves", lambda route: answers.append((route, route.fetch())))
+    page.goto(base + join_link("element-draft", sid, 0, mine))
+    page.get_by_text("Round 1 of 15").wait_for()
+    _seat_1_drafts(base, sid, other)
+    _draft_first_card(page)  # on the version before seat 1's draft: a draft still holds
+    log = page.locator(".log-lines")
+    if first == "answer":
+        page.get_by_text("Round 2 of 15").wait_for()
+        assert "Seat 1 has chosen a card." not in log.inner_text()
+    else:
+        while not answers:
+            page.wait_for_timeout(50)
+    # the frame the service sends then: the seat's view at the latest version, and the
+    # public events of both moves since the stream's last frame (the record's last two steps)
+    _, view = call(_port(base), "GET", f"/v1/element-draft/sessions/{sid}?seat=0", token=mine)
+    _, record = call(
+        _port(base), "GET", f"/v1/element-draft/sessions/{sid}/record?seat=0", token=mine
+    )
+    events = [event for step in record["record"]["steps"][-2:] for event in step["events"]]
+    frame = {**view, "events": events, "finished": False}
+    streams[0].fulfill(
+        status=200,
+        headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"},
+        body=f"id: {view['version']}\nevent: update\ndata: {json.dumps(frame)}\n\n",
+    )
+    page.get_by_text("Seat 1 has chosen a card.").wait_for(timeout=10_000)
+    if first == "frame":
+        page.get_by_text("Round 2 of 15").wait_for()  # from the frame
+        route, answer = answers[0]
+        route.fulfill(response=answer)
+        page.get_by_text("You select").wait_for()
+    lines = log.inner_text()
+    assert lines.index("Seat 1 has chosen a card.") < lines.index("You select")
+    assert lines.count("You select") == 1 and lines.count("Seat 1 has chosen a card.") == 1
+    assert "You have chosen a card." not in lines  # the frame's word for the answer's line
     assert axe_violations(page) == []
     assert console.unexpected() == []
     context.close()

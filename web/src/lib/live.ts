@@ -74,6 +74,10 @@ export const browser: Environment = {
 /** A seat stream's members that its seat's `GET` of the session does not answer. */
 const STREAM_ONLY = new Set(["events", "finished", "stream_id"]);
 
+/** The seat whose move an event came from (every event a stream or an answer gives
+ * carries it; null for the service's own, such as a deal). */
+const actorOf = (event: unknown): number | null => (event as { actor?: number | null }).actor ?? null;
+
 /** The session is not there (expired, ended, unknown) or can no longer be read. */
 const gone = (status: number): boolean => status === 404 || status === 410;
 
@@ -248,10 +252,29 @@ export class LiveTable<G extends GameTypes> {
   }
 
   private log(entry: LogEntry<G>): void {
-    const log = this.state.log.filter((e) => e.version !== entry.version || e.missed > 0);
     const known = this.state.log.find((e) => e.version === entry.version && e.missed === 0);
-    if (known && (known.mine || !entry.mine)) return; // the seat's own answer says more
+    if (known && (known.mine || !entry.mine)) {
+      // heard twice, or a frame at this seat's own move's version: the answer says more
+      if (known.mine && !entry.mine) this.logOthers(entry, known);
+      return;
+    }
+    const log = this.state.log.filter((e) => e.version !== entry.version || e.missed > 0);
     log.push(entry);
+    log.sort((a, b) => a.version - b.version);
+    this.set({ log });
+    if (known) this.logOthers(known, entry);
+  }
+
+  /** A stream folds the moves committed faster than it sends into one frame, at the
+   * latest version: a frame at this seat's own move's version may carry other seats'
+   * moves committed just before it, whose events only the frame has. They are logged
+   * just before the seat's own move (at half a version less). */
+  private logOthers(frame: LogEntry<G>, mine: LogEntry<G>): void {
+    const others = frame.events.filter((e) => actorOf(e) !== mine.actor);
+    const version = frame.version - 0.5;
+    const first = others[0];
+    if (first === undefined || this.state.log.some((e) => e.version === version)) return;
+    const log = [...this.state.log, { ...frame, version, actor: actorOf(first), events: others, mine: false }];
     log.sort((a, b) => a.version - b.version);
     this.set({ log });
   }
@@ -386,7 +409,7 @@ export class LiveTable<G extends GameTypes> {
 
   private onUpdate(frame: StreamFrame<G["slug"]>): void {
     const events = (frame.events ?? []) as G["event"][];
-    const actor = (frame.events?.[0] as { actor?: number | null } | undefined)?.actor ?? null;
+    const actor = frame.events?.[0] === undefined ? null : actorOf(frame.events[0]);
     this.log({ version: frame.version, actor, bot: null, events, mine: false, missed: 0 });
     if (frame.version <= this.version) return;
     if (this.seat === null) {
