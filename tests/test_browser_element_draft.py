@@ -70,6 +70,15 @@ def _create(page: Any, base: str, players: int, bots: dict[int, str]) -> dict[in
     return links
 
 
+def _two_seats(base: str) -> tuple[str, str, str]:
+    """A 2-player draft dealt from a fixed seed: its id and the two seats' tokens."""
+    status, made = call(
+        _port(base), "POST", "/v1/element-draft/sessions", {"players": 2, "seed": 5}
+    )
+    assert status == 201
+    return made["session_id"], made["seats"][0]["seat_token"], made["seats"][1]["seat_token"]
+
+
 def _seat_1_drafts(base: str, sid: str, token: str) -> int:
     """Seat 1 drafts the first card of its hand through the API; the round it drafted in."""
     _, view = call(_port(base), "GET", f"/v1/element-draft/sessions/{sid}?seat=1", token=token)
@@ -284,12 +293,7 @@ def test_a_seat_page_follows_its_own_stream_and_never_reads_its_view_again(
     Authorization header, never in a URL). Each frame is the seat's view, so after loading
     the page never reads the view again, not even across the reconnections the server's
     4-second streams force; its move names the stream (`Stream-Id`), and the answer shows it."""
-    status, made = call(
-        _port(base), "POST", "/v1/element-draft/sessions", {"players": 2, "seed": 5}
-    )
-    assert status == 201
-    sid = made["session_id"]
-    mine, other = made["seats"][0]["seat_token"], made["seats"][1]["seat_token"]
+    sid, mine, other = _two_seats(base)
     console = Console()
     context = browser.new_context(viewport=PHONE)
     page = console.watch(context.new_page())
@@ -342,12 +346,7 @@ def test_a_frame_folding_another_seats_move_with_the_pages_own_keeps_both_in_the
     moves' events (README, "Your seat's own stream"), and it may reach the page before or
     after the move's answer. The answer says more of the page's own move (its card);
     seat 1's line is only in the frame. The log keeps both, seat 1's first, each once."""
-    status, made = call(
-        _port(base), "POST", "/v1/element-draft/sessions", {"players": 2, "seed": 5}
-    )
-    assert status == 201
-    sid = made["session_id"]
-    mine, other = made["seats"][0]["seat_token"], made["seats"][1]["seat_token"]
+    sid, mine, other = _two_seats(base)
     console = Console()
     context = browser.new_context(viewport=PHONE)
     page = console.watch(context.new_page())
