@@ -60,7 +60,7 @@ function Seat({ session, legal, busy, act, detail }: SeatProps<G>) {
   const card = you.hand.find((c) => c.z === chosen) ?? null;
   const finished = session.outcome.finished;
   return (
-    <section class="seat" aria-labelledby="hand-heading">
+    <section class="seat" aria-labelledby="hand-heading" data-version={session.version}>
       <h2 id="hand-heading">Your hand</h2>
       {you.selection && (
         <p class="selection">

@@ -92,7 +92,7 @@ function Seat({ session, legal, busy, act }: SeatProps<G>) {
     else setChosen(single ? [id] : [...chosen, id]);
   };
   return (
-    <section class="seat" aria-labelledby="hand-heading">
+    <section class="seat" aria-labelledby="hand-heading" data-version={session.version}>
       <h2 id="hand-heading">Your hand</h2>
       <p class="quiet">
         You are seat {you.seat}

@@ -101,7 +101,7 @@ export function Seat({ session, legal, space, busy, act }: SeatProps<G>) {
   const nothing = selection.length === 0;
 
   return (
-    <section class="seat pm-seat" aria-labelledby="hand-heading">
+    <section class="seat pm-seat" aria-labelledby="hand-heading" data-version={session.version}>
       <h2 id="hand-heading">Your hand</h2>
       {view.phase !== "ended" && (
         <Clock

@@ -86,7 +86,7 @@ function Seat({ session, legal, busy, act }: SeatProps<G>) {
   const kinds = new Map<string, number>();
   for (const m of legal) kinds.set(m.type, (kinds.get(m.type) ?? 0) + 1);
   return (
-    <section class="seat" aria-labelledby="hand-heading">
+    <section class="seat" aria-labelledby="hand-heading" data-version={session.version}>
       <h2 id="hand-heading">Your hand ({you.hand.count})</h2>
       {mine && (
         <p class="hint" id="hand-hint">
