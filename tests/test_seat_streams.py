@@ -194,6 +194,62 @@ def test_every_frame_is_the_seats_own_view_and_the_public_events(
         public.close()
 
 
+def legal_answer(t: Hosted, seat: int) -> dict[str, Any]:
+    """``POST .../legal-moves`` for ``seat``, whole."""
+    resp = t.send("POST", "/legal-moves", {"seat": seat}, auth(t.tokens[seat]))
+    assert resp.status_code == 200, resp.get_json()
+    body: dict[str, Any] = resp.get_json()
+    return body
+
+
+@pytest.mark.parametrize("committed", ["here", "elsewhere"])
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_with_legal_moves_every_frame_carries_what_the_legal_moves_read_answers(
+    stream_app: Flask, slug: str, committed: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``legal_moves=true``: the hello and every update carry the seat's legal moves at
+    the frame's version, exactly the read's answer (moves, or none while it must wait,
+    and ``move_space``), on top of the same frame as without it."""
+    if committed == "elsewhere":
+        monkeypatch.setattr(streams, "SEALED_KEPT", 0)
+    client = stream_app.test_client()
+    t = _start(client, slug)
+    # each in a thread of its own: two streams read in one would interleave their contexts
+    mine = Public(stream_app, t.url("/events?seat=0&legal_moves=true"), t.tokens[0])
+    plain = Public(stream_app, t.url("/events?seat=0"), t.tokens[0])
+    try:
+        hello = mine.hello["data"]
+        assert hello["legal_moves"] == legal_answer(t, 0)
+        assert hello["legal_moves"]["version"] == hello["version"] == t.version
+        assert frame_members(hello) == {**as_seat_sees_it(t, 0), "legal_moves": legal_answer(t, 0)}
+        assert "legal_moves" not in plain.hello["data"]
+        may_act = waits = 0
+        for n in range(10):
+            to_act = t.get()["to_act"]
+            if not to_act:
+                break
+            seat = to_act[n % len(to_act)] if n % 3 == 0 else to_act[-1]
+            version = t.bot(seat, "random")["version"]
+
+            def reached(f: dict[str, Any], v: int = version) -> bool:
+                return bool(f["data"].get("version") == v)
+
+            (frame,) = [f["data"] for f in mine.until(reached) if f["event"] == "update"]
+            (without,) = [f["data"] for f in plain.until(reached) if f["event"] == "update"]
+            expected = legal_answer(t, 0)
+            assert expected["version"] == version
+            assert frame["legal_moves"] == expected
+            assert {k: v for k, v in frame.items() if k != "legal_moves"} == without
+            if expected["moves"]:
+                may_act += 1
+            else:
+                waits += 1
+        assert may_act > 0  # moves listed, and checked
+    finally:
+        mine.close()
+        plain.close()
+
+
 def test_a_selection_stays_secret_on_the_other_seats_stream(stream_app: Flask) -> None:
     client = stream_app.test_client()
     t = Hosted(client, ED, players=2, seed=8, options={"deal": DEAL_2})
@@ -269,6 +325,11 @@ def test_the_stream_ends_with_the_game(stream_app: Flask) -> None:
         ("?seat=one", 0, 422, "invalid_request"),
         ("?seat=-1", 0, 422, "invalid_request"),
         ("?seat=0&hand=1", 0, 422, "invalid_request"),
+        ("?legal_moves=true", None, 422, "invalid_request"),  # a seat's own, and no seat
+        ("?seat=0&legal_moves=1", 0, 422, "invalid_request"),
+        ("?seat=0&legal_moves=yes", 0, 422, "invalid_request"),
+        ("?seat=0&legal_moves=true", None, 401, "credentials_missing"),
+        ("?seat=0&legal_moves=true", 1, 403, "seat_token_invalid"),
     ],
 )
 def test_a_seats_stream_needs_that_seats_credential(

@@ -200,10 +200,8 @@ def _view(t: Table, seat: int | None, body: Mapping[str, Any]) -> dict[str, Any]
 
 
 def _legal(t: Table, seat: int | None, body: Mapping[str, Any]) -> dict[str, Any]:
-    game, state = t.api.game, t.state
     assert seat is not None
-    moves = game.legal_moves(state, seat) if seat in game.to_act(state) else []
-    return {"seat": seat, "moves": moves, "move_space": t.api.move_space(state, seat)}
+    return t.api.legal(t.state, seat)
 
 
 def _scores(t: Table, seat: int | None, body: Mapping[str, Any]) -> dict[str, Any]:

@@ -67,6 +67,14 @@ class GameApi:
             "forms": forms(state, seat) if forms is not None else [],
         }
 
+    def legal(self, state: State, seat: int) -> dict[str, Any]:
+        """What ``POST .../legal-moves`` answers about ``state`` (without its
+        ``version``): every move ``seat`` may make now, none while it must wait, and
+        ``move_space``. A seat's stream with ``legal_moves=true`` sends the same."""
+        game = self.game
+        moves = game.legal_moves(state, seat) if seat in game.to_act(state) else []
+        return {"seat": seat, "moves": moves, "move_space": self.move_space(state, seat)}
+
     @property
     def example(self) -> dict[str, Any]:
         """A small setup request that plays reproducibly (the contract's examples):

@@ -25,6 +25,7 @@ from ..games.docs import AS_SEAT_OR_OBSERVER, SEAT_ERRORS, merge, operation
 from ..games.play import authorize, sealer
 from ..games.registry import GameApi
 from ..games.schemas.common import StrictSchema, seat_field
+from ..games.tokens import Envelope
 from ..http import streams
 from ..http.auth import bearer
 from ..http.client import address
@@ -74,7 +75,11 @@ Server-sent events (`text/event-stream`). Frames, in order:
   `fetch` can send it, `EventSource` cannot): the seat's own stream. Its `hello` and
   every `update` carry, besides the members above, `seat`, `outcome` and `view`: the
   game as that seat sees it at `version`, the same as `GET /sessions/{id}?seat=n`, so
-  the device never reads it again. The `hello` also carries `stream_id`, this stream's own
+  the device never reads it again. With `&legal_moves=true` they carry `legal_moves`
+  too: what `POST .../legal-moves` for that seat answers at `version` (`version`, `seat`,
+  `moves`, `move_space`; no moves while the seat must wait), so a device that may act
+  after another seat's move (Polymer's seats always may) does not read them either.
+  The `hello` also carries `stream_id`, this stream's own
   id: a move sent with it in the `Stream-Id` header (with the same seat) gets no `update`
   of its own on this stream, its answer having shown the same (a frame that folds it
   with moves committed just before it still comes). An `update`'s `events` are the public events of
@@ -127,6 +132,23 @@ class EventsQuerySchema(StrictSchema):
     """``GET /sessions/{id}/events?seat=``: whose view to push (none: public events only)."""
 
     seat = seat_field(required=False, strict=False)
+    legal_moves = ma.fields.Boolean(
+        load_default=lambda: False,  # a callable: no `default` keyword in the contract
+        truthy={"true"},
+        falsy={"false"},
+        metadata={
+            "description": "`true`: the seat's `hello` and every `update` also carry "
+            "`legal_moves`, what `POST .../legal-moves` for that seat would answer at that "
+            "version, so a device never reads them either. Needs `seat`. Default: `false`."
+        },
+    )
+
+    @ma.validates_schema
+    def _needs_seat(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if data.get("legal_moves") and data.get("seat") is None:
+            raise ma.ValidationError(
+                "legal_moves=true needs seat=n: legal moves are a seat's own.", "legal_moves"
+            )
 
 
 def event_stream(blp: Blueprint, api: GameApi, operation_id: str) -> None:
@@ -174,7 +196,13 @@ def event_stream(blp: Blueprint, api: GameApi, operation_id: str) -> None:
             except Problem:
                 share.release()
                 raise
-            stream = _stream(loaded, settings.sse_max_seconds, settings.sse_heartbeat_seconds, seat)
+            stream = _stream(
+                loaded,
+                settings.sse_max_seconds,
+                settings.sse_heartbeat_seconds,
+                seat,
+                legal=query["legal_moves"],
+            )
             response = Response(
                 stream_with_context(stream),
                 mimetype="text/event-stream",
@@ -216,14 +244,30 @@ def shares(session_id: str) -> streams.ShareSlot:
     return found.acquire(wanted)
 
 
-def _seat_frame(loaded: flow.Loaded, seat: int, finished: bool) -> dict[str, Any]:
-    """What a seat's stream sends: the public members and the game as ``seat`` sees it."""
+def _seat_frame(
+    loaded: flow.Loaded, seat: int, finished: bool, legal: bool = False
+) -> dict[str, Any]:
+    """What a seat's stream sends: the public members and the game as ``seat`` sees it
+    (and, with ``legal``, its legal moves)."""
     block = flow.session_block(loaded, loaded.env, seat)
-    return {**block, "finished": finished, "seat": seat}
+    frame = {**block, "finished": finished, "seat": seat}
+    if legal:
+        frame["legal_moves"] = _legal_moves(loaded.api, loaded.env, seat)
+    return frame
+
+
+def _legal_moves(api: GameApi, env: Envelope, seat: int) -> dict[str, Any]:
+    """``POST .../legal-moves``'s answer at ``env``'s version, as a frame carries it."""
+    return {"version": env.version, **api.legal(env.state, seat)}
 
 
 def _stream(
-    loaded: flow.Loaded, max_seconds: float, heartbeat: float, seat: int | None = None
+    loaded: flow.Loaded,
+    max_seconds: float,
+    heartbeat: float,
+    seat: int | None = None,
+    *,
+    legal: bool = False,
 ) -> Iterator[bytes]:
     api = loaded.api
     st = flow.store()
@@ -253,7 +297,7 @@ def _stream(
         if seat is not None:
             stream_id = secrets.token_urlsafe(16)
             quiet = flow.quiet_mark(seat, stream_id)
-            hello = {**_seat_frame(loaded, seat, finished), "stream_id": stream_id}
+            hello = {**_seat_frame(loaded, seat, finished, legal), "stream_id": stream_id}
         yield _sse_bytes("hello", hello, seen)
         started = time.monotonic()
         while not finished and time.monotonic() - started < max_seconds:
@@ -282,7 +326,7 @@ def _stream(
             elif seat is None:
                 frame = _public_frame(published)
             else:
-                payload = _next_seat_frame(loaded, subscription, published, seat)
+                payload = _next_seat_frame(loaded, subscription, published, seat, legal)
                 if "ended" in payload:  # its operator ended the session meanwhile
                     yield _sse_bytes("end", payload)
                     return
@@ -347,6 +391,7 @@ def _next_seat_frame(
     subscription: streams.Subscription,
     first: streams.Published,
     seat: int,
+    legal: bool = False,
 ) -> dict[str, Any]:
     """The seat's frame after the published message ``first``, or the operator's message
     that ended the session meanwhile.
@@ -377,6 +422,8 @@ def _next_seat_frame(
             frame["finished"] = bool(members.get("finished"))
             frame["seat"] = seat
             frame["events"] = events
+            if legal:
+                frame["legal_moves"] = _legal_moves(loaded.api, here.state, seat)
             return frame
 
         def opened() -> Any:
@@ -388,6 +435,6 @@ def _next_seat_frame(
         at = flow.Loaded(loaded.api, loaded.session, env, int(members.get("server_now_ms", 0)))
     else:  # published by an instance older than issue 32 (a rolling upgrade): read it
         at = flow.load(loaded.api, loaded.id)
-    frame = _seat_frame(at, seat, bool(members.get("finished")))
+    frame = _seat_frame(at, seat, bool(members.get("finished")), legal)
     frame["events"] = events
     return frame
