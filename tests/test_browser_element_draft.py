@@ -321,10 +321,12 @@ def test_a_seat_page_follows_its_own_stream_and_never_reads_its_view_again(
     later = sent[loaded:]
     views = [r.url for r in later if r.method == "GET" and re.search(r"/sessions/\w+(\?|$)", r.url)]
     assert views == []
+    # nor its legal moves: each frame brings them (`legal_moves=true`)
+    assert [r.url for r in later if r.url.endswith("/legal-moves")] == []
     streams = [r for r in sent if "/events" in r.url]
     assert len(streams) >= 2  # reconnected at least once
     for stream in streams:
-        assert urlsplit(stream.url).query == "seat=0"
+        assert urlsplit(stream.url).query == "seat=0&legal_moves=true"
         assert stream.all_headers()["authorization"] == f"Bearer {mine}"
     assert all(mine not in r.url.split("#")[0] for r in sent)
     moves = [r for r in later if r.method == "POST" and r.url.endswith("/moves")]

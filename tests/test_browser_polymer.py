@@ -283,6 +283,58 @@ def test_a_seat_page_offline_mid_game_resynchronises(browser: Any, base: str) ->
     context.close()
 
 
+def test_a_seat_page_reads_no_legal_moves_after_the_bots_moves(browser: Any, base: str) -> None:
+    """Every seat of Polymer may act at every instant, so a page that read its legal moves
+    after each frame read them after every bot's move. Its stream (`legal_moves=true`)
+    brings them with the view: after the page's own "ready", the bots trade for seconds
+    and the page reads nothing, yet offers a card at once from what its frames said."""
+    made = _session(base, BOTS, timer=30)
+    sid, token = made["session_id"], made["seats"][0]["seat_token"]
+    console = Console()
+    context = browser.new_context(viewport=PHONE)
+    page = console.watch(context.new_page())
+    sent: list[Any] = []
+    page.on("request", lambda request: sent.append(request))
+    page.goto(base + join_link("polymer", sid, 0, token))
+    page.get_by_role("button", name="I am ready").click()
+    page.get_by_role("timer").wait_for()
+    page.locator(".pm-hand .pm-card-button").first.wait_for()
+    _, started = call(_port(base), "GET", f"/v1/polymer/sessions/{sid}")
+    page.wait_for_timeout(1_000)  # the answer to "ready" and the reads it leads to
+    quiet_from = len(sent)
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        _, now = call(_port(base), "GET", f"/v1/polymer/sessions/{sid}")
+        if now["version"] >= started["version"] + 6 or now["phase"] != "trading":
+            break
+        page.wait_for_timeout(300)
+    assert now["phase"] == "trading" and now["version"] >= started["version"] + 6, now
+    # the page has shown the latest frame (its stream is live and its log caught up)
+    page.wait_for_function(
+        "v => Number(document.querySelector('[data-version]')?.dataset.version) >= v",
+        arg=now["version"],
+        timeout=10_000,
+    )
+    while_bots_moved = sent[quiet_from:]
+    reads = [r.url for r in while_bots_moved if r.url.endswith("/legal-moves")]
+    assert reads == []
+    views = [r.url for r in while_bots_moved if re.search(r"/sessions/\w+(\?|$)", r.url)]
+    assert views == []
+    for stream in [r for r in sent if "/events" in r.url]:
+        assert urlsplit(stream.url).query == "seat=0&legal_moves=true"
+    # the frames' legal moves drive the page: an offer goes at once
+    _repay_if_called(page)
+    _select_first_card(page)
+    page.get_by_label("To").select_option("1")
+    page.get_by_role("button", name=re.compile("^Offer .* to seat 1$")).click()
+    page.wait_for_function(
+        "() => /Seat 0 offers seat 1 /.test(document.querySelector('.log-lines').textContent)"
+    )
+    assert axe_violations(page) == []
+    assert console.unexpected() == []
+    context.close()
+
+
 def test_a_move_decided_before_the_timer_started_is_decided_again(browser: Any, base: str) -> None:
     """Five people, no bots: the host starts the timer while seat 0's page hears
     nothing; its "ready" then meets 409 stale_version, and the page shows the game as it

@@ -60,6 +60,8 @@ export interface StreamFrame<S extends Slug> {
   to_act: number[];
   finished: boolean;
   events?: SessionEvent<S>[];
+  /** A seat's stream opened with `legal_moves=true`: the legal-moves answer at `version`. */
+  legal_moves?: LegalMoves<S>;
 }
 /** The `end` frame: the game is over, the stream reached its time limit, or the
  * session's operator ended it (`ended: "operator"`). */

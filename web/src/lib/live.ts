@@ -1,7 +1,8 @@
 // A table kept live: the session's view (a seat's, with its credential, or the
 // observer's), its legal moves, a running log of events, and the final scores. A seat
 // follows its own stream (read with fetch, its credential in the Authorization header):
-// every frame is the seat's view, so the page never reads it again, and its moves name
+// every frame is the seat's view and its legal moves (`legal_moves=true`), so the page
+// reads neither again after another seat's move, and its moves name
 // the stream (`Stream-Id`) so that the answer alone shows them. The observer follows the
 // public stream (EventSource) and reads the public view after each frame. After a
 // reconnection that missed moves the page reads what it missed, so nothing is lost. A move that
@@ -72,7 +73,7 @@ export const browser: Environment = {
 };
 
 /** A seat stream's members that its seat's `GET` of the session does not answer. */
-const STREAM_ONLY = new Set(["events", "finished", "stream_id"]);
+const STREAM_ONLY = new Set(["events", "finished", "stream_id", "legal_moves"]);
 
 /** The seat whose move an event came from (every event a stream or an answer gives
  * carries it; null for the service's own, such as a deal). */
@@ -212,13 +213,23 @@ export class LiveTable<G extends GameTypes> {
     return true;
   }
 
-  /** The legal moves (a seat that may act) and the scores (a finished game). */
-  private async dependents(): Promise<void> {
+  /** The legal moves a seat stream's frame carries, taken when they are the ones of
+   * the version shown: true when they were (nothing to read then). */
+  private takeLegal(frame: StreamFrame<G["slug"]>): boolean {
+    const legal = frame.legal_moves;
+    if (legal === undefined || legal.version !== this.version) return false;
+    this.set({ legal: this.adapt.movesOf(legal), space: this.adapt.spaceOf ? this.adapt.spaceOf(legal) : null });
+    return true;
+  }
+
+  /** The legal moves (a seat that may act; not when a frame brought them) and the
+   * scores (a finished game). */
+  private async dependents(legalKnown = false): Promise<void> {
     const session = this.state.session;
     if (session === null) return;
     const seat = this.seat;
     const jobs: Promise<void>[] = [];
-    if (seat && session.to_act.includes(seat.seat)) {
+    if (seat && !legalKnown && session.to_act.includes(seat.seat)) {
       jobs.push(
         this.api.legal(this.sessionId, seat.seat, seat.token).then((answer) => {
           if (answer.ok && answer.data.version === this.version) {
@@ -318,7 +329,7 @@ export class LiveTable<G extends GameTypes> {
     const reading = new AbortController();
     this.reading = reading;
     this.streamId = null;
-    const url = `${eventsUrl(this.api.slug, this.sessionId)}?seat=${seat.seat}`;
+    const url = `${eventsUrl(this.api.slug, this.sessionId)}?seat=${seat.seat}&legal_moves=true`;
     const again = (): void => {
       if (this.reading !== reading || this.stopped || this.state.connection === "ended") return;
       this.reading = null;
@@ -394,17 +405,17 @@ export class LiveTable<G extends GameTypes> {
     this.set({ connection: "live" });
     if (frame.version <= this.version) return; // nothing was missed
     const session = LiveTable.asSession<G>(frame);
-    if (frame.version > this.lastLogged()) void this.catchUp(session);
-    else if (this.accept(session)) void this.dependents();
+    if (frame.version > this.lastLogged()) void this.catchUp(session, frame);
+    else if (this.accept(session)) void this.dependents(this.takeLegal(frame));
   }
 
   /** The hello's view, after the record's events of the moves made while away. */
-  private async catchUp(session: G["session"]): Promise<void> {
+  private async catchUp(session: G["session"], frame: StreamFrame<G["slug"]>): Promise<void> {
     const seat = this.seat;
     if (seat === null) return;
     const record = await this.api.record(this.sessionId, seat.seat, seat.token);
     if (record.ok) this.rebuildLog(this.adapt.stepsOf(record.data), record.data.version);
-    if (this.accept(session)) await this.dependents();
+    if (this.accept(session)) await this.dependents(this.takeLegal(frame));
   }
 
   private onUpdate(frame: StreamFrame<G["slug"]>): void {
@@ -415,8 +426,8 @@ export class LiveTable<G extends GameTypes> {
     if (this.seat === null) {
       void this.refresh();
     } else if (this.accept(LiveTable.asSession<G>(frame))) {
-      // the frame is the seat's view at its version: no read needed
-      void this.dependents();
+      // the frame is the seat's view and legal moves at its version: no read needed
+      void this.dependents(this.takeLegal(frame));
     }
   }
 
