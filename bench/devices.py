@@ -3,7 +3,8 @@ after game, and the teacher's, who deals the tables.
 
 A student's device is what a front end does: it holds its seat's credential, keeps its
 session's event stream open (:class:`Stream`), reads its view and legal moves when the
-stream says it may act (Polymer, real time: continually), thinks, and sends one legal
+stream says it may act (Polymer, real time: continually), unless its seat's own stream
+brought them, thinks, and sends one legal
 move with the version it read and an Idempotency-Key; it decides again on what the
 service answers (a move's answer, a ``409 stale_version``'s ``session``: no extra
 GET). Each answer is counted in the device's :class:`Tally`.
@@ -189,7 +190,8 @@ class Snapshot:
     session: dict[str, Any] | None = None
 
 
-# a seat stream frame's members that the seat's GET does not answer
+# a seat stream frame's members that the seat's GET does not answer (its `legal_moves`
+# stay: what the legal-moves read answers at the frame's version, read no more then)
 STREAM_ONLY = ("events", "finished", "stream_id")
 
 
@@ -440,9 +442,10 @@ def choose(moves: list[dict[str, Any]], rng: random.Random, realtime: bool) -> A
 
 class Student(threading.Thread):
     """One student's device at one table's seat, game after game. ``push``: it follows
-    its seat's own stream, whose frames are its view, and sends its moves with the
-    stream's ``Stream-Id`` (as the pages under /play do); else the public stream, and it
-    reads its view when the stream says it may act."""
+    its seat's own stream (``legal_moves=true``), whose frames are its view and its legal
+    moves, and sends its moves with the stream's ``Stream-Id`` (as the pages under /play
+    do); else the public stream, and it reads its view and legal moves when the stream
+    says it may act."""
 
     def __init__(
         self,
@@ -482,7 +485,9 @@ class Student(threading.Thread):
         base = f"/v1/{slug}/sessions/{game.session_id}"
         auth = {"Authorization": f"Bearer {game.tokens[seat]}"}
         if self.push:
-            stream = Stream(self.port, f"{base}/events?seat={seat}", self.tally, auth)
+            stream = Stream(
+                self.port, f"{base}/events?seat={seat}&legal_moves=true", self.tally, auth
+            )
         else:
             stream = Stream(self.port, f"{base}/events", self.tally)
         self.stream = stream
@@ -536,11 +541,16 @@ class Student(threading.Thread):
         decision rests on (a move's answer, a 409's ``session``; None: look again), and
         whether to look again at once rather than when the stream says the game moved."""
         seat, realtime = self.seat, self.table.realtime
-        legal = self.read("POST", f"{base}/legal-moves", {"seat": seat}, auth)
-        if legal.status != 200:
-            self.stop.wait(0.5)
-            return None, True
-        move = choose(legal.body["moves"], self.rng, realtime)
+        carried = seen.get("legal_moves")  # a seat stream frame's, at its version
+        if carried is not None and carried["version"] == seen["version"]:
+            moves = carried["moves"]
+        else:
+            legal = self.read("POST", f"{base}/legal-moves", {"seat": seat}, auth)
+            if legal.status != 200:
+                self.stop.wait(0.5)
+                return None, True
+            moves = legal.body["moves"]
+        move = choose(moves, self.rng, realtime)
         if move is None:  # nothing it wants to do: wait for the table to change
             if self.stream is not None:
                 self.stream.wait(int(seen["version"]), timeout=2.0)

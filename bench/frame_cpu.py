@@ -1,7 +1,7 @@
 """CPU of the seat streams' frames in process, for before/after comparisons.
 
     .venv/bin/python -m bench.frame_cpu [--game element-draft] [--games 10] [--rounds 5]
-        [--elsewhere]
+        [--elsewhere] [--legal-moves]
 
 Plays whole hosted games (as ``bench.move_cpu`` does) while every seat follows the
 session on its own stream (``GET .../events?seat=n``, each read in a thread of its own
@@ -15,7 +15,10 @@ out: :func:`as_hashed`): with the same ``STATE_KEYS`` the deals are the same, so
 checkouts that send the same frames print the same digest (with ``--elsewhere`` or
 without: the same frames). Every round prints a line; the last line is the median of
 the rounds. The machine is shared: run two checkouts in turns (A, B, A, B) and compare
-medians of the same session.
+medians of the same session. With ``--legal-moves`` the streams are opened with
+``legal_moves=true`` (each frame carries the seat's legal moves). Each line also gives
+the CPU of the legal-moves reads the mover makes before each move (``POST
+.../legal-moves`` through the app, in the playing thread): what a device's read costs.
 """
 
 from __future__ import annotations
@@ -94,20 +97,28 @@ def read_listeners() -> None:
                 READERS[thread] = time.clock_gettime(time.pthread_getcpuclockid(thread.ident))
 
 
-def play(client: Any, app: Any, slug: str, players: int, seed: int) -> list[Follower]:
+LEGAL_READS = [0.0, 0]  # the mover's legal-moves reads: CPU seconds, count
+
+
+def play(
+    client: Any, app: Any, slug: str, players: int, seed: int, query: str = ""
+) -> list[Follower]:
     made = client.post(f"/v1/{slug}/sessions", json={"players": players, "seed": seed})
     made = made.get_json()
     base = f"/v1/{slug}/sessions/{made['session_id']}"
     tokens = {s["seat"]: s["seat_token"] for s in made["seats"]}
     auth = {seat: {"Authorization": f"Bearer {token}"} for seat, token in tokens.items()}
-    followers = [Follower(app, f"{base}/events?seat={s}", t) for s, t in tokens.items()]
+    followers = [Follower(app, f"{base}/events?seat={s}{query}", t) for s, t in tokens.items()]
     for follower in followers:
         follower.start()
         assert follower.opened.wait(10)
     version, to_act, turn = made["version"], made["to_act"], 0
     while to_act:
         seat = to_act[turn % len(to_act)]
+        began = time.thread_time()
         legal = client.post(f"{base}/legal-moves", json={"seat": seat}, headers=auth[seat])
+        LEGAL_READS[0] += time.thread_time() - began
+        LEGAL_READS[1] += 1
         moves = legal.get_json()["moves"]
         body = {"seat": seat, "version": version, "move": moves[(seed + turn) % len(moves)]}
         headers = {**auth[seat], "Idempotency-Key": f"{made['session_id']}-{turn}"}
@@ -154,7 +165,13 @@ def main() -> None:
         help="the streams as in a worker that did not commit the move: every frame opens "
         "the state (decrypted: not in the sealer's recent plaintexts) and builds its view",
     )
+    parser.add_argument(
+        "--legal-moves",
+        action="store_true",
+        help="the streams opened with legal_moves=true: every frame carries the seat's legal moves",
+    )
     args = parser.parse_args()
+    query = "&legal_moves=true" if args.legal_moves else ""
     in_process_settings()
     os.environ.setdefault("SSE_HEARTBEAT_SECONDS", "30")
     from service import create_app
@@ -164,16 +181,18 @@ def main() -> None:
         elsewhere(app)
     meter = Meter(app)
     client = app.test_client()
-    play(client, app, args.game, args.players, 10_000)  # warm
-    per_frame, per_open, per_move, reader = [], [], [], []
+    play(client, app, args.game, args.players, 10_000, query)  # warm
+    per_frame, per_open, per_move, reader, per_read = [], [], [], [], []
     digest = hashlib.sha256()
     for r in range(args.rounds):
         meter.cpu, meter.moves = 0.0, 0
         opened = frames_cpu = 0.0
         frames = streams = 0
         listened = sum(READERS.values())
+        LEGAL_READS[:] = [0.0, 0]
         for seed in range(args.games):
-            for follower in play(client, app, args.game, args.players, r * args.games + seed):
+            played = play(client, app, args.game, args.players, r * args.games + seed, query)
+            for follower in played:
                 opened += follower.open_cpu
                 frames_cpu += follower.frames_cpu
                 frames += follower.updates
@@ -186,10 +205,12 @@ def main() -> None:
         per_open.append(1e6 * opened / streams)
         per_move.append(1e6 * meter.cpu / meter.moves)
         reader.append(1e6 * max(listened, 0.0) / meter.moves)
+        per_read.append(1e6 * LEGAL_READS[0] / max(LEGAL_READS[1], 1))
         print(
             f"round {r + 1}: {frames} frames, {per_frame[-1]:.0f} us/frame; {streams} streams, "
             f"{per_open[-1]:.0f} us/open; {meter.moves} moves, {per_move[-1]:.0f} us/move; "
-            f"reader {reader[-1]:.0f} us/move",
+            f"reader {reader[-1]:.0f} us/move; {LEGAL_READS[1]} legal-moves reads, "
+            f"{per_read[-1]:.0f} us/read",
             flush=True,
         )
 
@@ -198,7 +219,8 @@ def main() -> None:
 
     print(
         f"median: {med(per_frame)} us/frame, {med(per_open)} us/open, "
-        f"{med(per_move)} us/move, reader {med(reader)} us/move; frames sent (with the "
+        f"{med(per_move)} us/move, reader {med(reader)} us/move, {med(per_read)} us/legal-moves "
+        f"read; frames sent (with the "
         f"same STATE_KEYS, equal between checkouts) {digest.hexdigest()[:16]}"
     )
 
