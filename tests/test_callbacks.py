@@ -337,3 +337,14 @@ def test_each_delivery_attempt_checks_and_connects_to_the_address_resolved_then(
         assert headers["Host"] == f"hooks.school.test:{port}"
     finally:
         r.close()
+
+
+@pytest.mark.parametrize("moves", [1, 0, "true", None])
+def test_moves_is_a_json_boolean_and_nothing_else(redis_url: str, moves: Any) -> None:
+    """`"moves": 1` was taken as true (marshmallow's Boolean: ``1 in {True}``)."""
+    client = app_for(redis_url, webhook_allow_private=True).test_client()
+    answer = create(client, {"url": "https://hooks.example.org/chemgames", "moves": moves})
+    assert answer.status_code == 422, answer.get_json()
+    problem = answer.get_json()
+    assert problem["code"] == "invalid_request"
+    assert "moves" in str(problem["errors"])

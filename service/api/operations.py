@@ -64,6 +64,7 @@ from ..games.schemas.common import (
     WireField,
     bot_field,
     bots_field,
+    legal_moves_field,
     seat_field,
     seed_field,
     token_field,
@@ -550,6 +551,8 @@ class Hosted(Mode):
             members["seat"] = seat_field()
         if op.writes and op.seat != "host":
             members["version"] = version_field()
+        if op.writes and op.seat == "required":
+            members["legal_moves"] = legal_moves_field()
         return members
 
     def answer_members(self, op: Operation) -> dict[str, dict[str, Any]]:
@@ -623,21 +626,26 @@ class Hosted(Mode):
         if op.seat == "host":
             return json_response(flow.host_change(self.api, session_id, credential, on_host))
 
+        # what the answer should carry, not part of the move: its key's replay ignores it
+        legal = bool(body.get("legal_moves"))
+        move_body = {k: v for k, v in body.items() if k != "legal_moves"}
+
         def compute(loaded: flow.Loaded) -> tuple[Envelope, Move, list[Event]]:
             t = Table(self.api, loaded.env, loaded.now_ms, loaded)
-            played = run(t, body["seat"], body)
+            played = run(t, move_body["seat"], move_body)
             return played.env, played.move, played.events
 
         result, replayed = flow.play(
             self.api,
             session_id,
-            body["seat"],
-            body["version"],
-            op.fingerprint(body),
+            move_body["seat"],
+            move_body["version"],
+            op.fingerprint(move_body),
             compute,
             credential=credential,
             idempotency_key=idempotency_key(),
             quiet=own_stream(),
+            legal=legal,
         )
         return json_response(result, headers={"Idempotent-Replayed": "true"} if replayed else None)
 
@@ -706,8 +714,21 @@ def _answer_ref(mode: Mode, op: Operation) -> dict[str, Any]:
             mode.schema_name(""), "A hosted game as one seat (or an observer) sees it.", members
         )
     if op is LEGAL_MOVES:
-        return c.answer(f"{mode.api.name}LegalMovesResponse", "The legal moves of a seat.", members)
-    return c.answer(mode.schema_name(f"{op.name}Response"), op.summary, members)
+        return c.answer(_legal_moves_answer(mode.api), "The legal moves of a seat.", members)
+    optional = None
+    if isinstance(mode, Hosted) and op.writes and op.seat == "required":
+        optional = {
+            "legal_moves": {
+                **c.ref(_legal_moves_answer(mode.api)),
+                "description": "With `legal_moves: true` in the request (never on a "
+                "replay): the seat's legal moves just after the move, at `version`.",
+            }
+        }
+    return c.answer(mode.schema_name(f"{op.name}Response"), op.summary, members, optional)
+
+
+def _legal_moves_answer(api: GameApi) -> str:
+    return f"{api.name}LegalMovesResponse"
 
 
 def _route(blp: Blueprint, mode: Mode, op: Operation) -> None:

@@ -51,6 +51,7 @@ from standardwebhooks.webhooks import Webhook
 from rules.times import iso
 
 from ..games.registry import GameApi
+from ..games.schemas.common import JsonBoolean
 from ..http.problems import Problem
 
 ENDED = "session.ended"
@@ -105,10 +106,8 @@ class CallbackRequest(ma.Schema):
             "example": "https://lms.example.org/hooks/chemgames",
         },
     )
-    moves = fields.Boolean(
+    moves = JsonBoolean(
         load_default=lambda: False,  # a callable: no `default` keyword in the contract
-        truthy={True},
-        falsy={False},
         metadata={
             "description": "Also tell it after every move (else: when the game ends). "
             "Default: `false`."

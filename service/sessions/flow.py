@@ -453,6 +453,7 @@ def play(
     credential: str,
     idempotency_key: str | None,
     quiet: str | None = None,
+    legal: bool = False,
 ) -> tuple[dict[str, Any], bool]:
     """Apply one move (``compute`` makes it on the loaded session: the new envelope, the
     move as shown and its events); returns (body, replayed?). ``request`` is what an
@@ -462,7 +463,9 @@ def play(
     situation has not changed since (``situations``); else it is stale. When another
     seat's move commits first, the move is judged again on the newer version, on the
     same condition. ``quiet``: the ``stream_id`` of the mover's own seat stream, which
-    does not send this move's frame (the answer carries the same view)."""
+    does not send this move's frame (the answer carries the same view). ``legal``: the
+    answer also carries the seat's legal moves after the move (``legal_moves``; never a
+    replay's, nor the stored answer's)."""
     st = store()
     who = fingerprint(credential)
     # the key's answer is read with the session only for a credential of this seat (a
@@ -538,6 +541,9 @@ def play(
         )
         g.commits = g.get("commits", 0) + 1  # the request's log line: races lost show
         if result.status == "applied":
+            if legal:
+                moves = {"version": env.version, **api.legal(env.state, seat)}
+                return {**body, "legal_moves": moves}, False
             return body, False
         if result.status == "missing":
             raise Problem("session_not_found", f"Session {session_id!r} has expired.")

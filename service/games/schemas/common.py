@@ -249,6 +249,32 @@ def version_field() -> fields.Integer:
     )
 
 
+class JsonBoolean(fields.Boolean):
+    """A JSON ``true`` or ``false`` and nothing else: marshmallow's own takes 1 and 0 too
+    (``1 in {True}``)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if type(value) is not bool:
+            raise self.make_error("invalid")
+        return value
+
+
+def legal_moves_field() -> fields.Boolean:
+    """A hosted move's ``legal_moves``: whether its answer carries the seat's legal moves
+    after it (absent: no)."""
+    return JsonBoolean(
+        required=False,
+        metadata={
+            "description": "`true`: the answer also carries `legal_moves`, what `POST "
+            ".../legal-moves` answers for this seat just after the move, so the device "
+            "decides its next move without reading them. Not part of the move: a retry "
+            "with the same Idempotency-Key may send it or not, and a replayed answer "
+            "(`Idempotent-Replayed: true`) never carries them.",
+            "example": True,
+        },
+    )
+
+
 def seed_field() -> fields.Integer:
     return fields.Integer(
         strict=True,

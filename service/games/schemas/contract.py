@@ -174,12 +174,18 @@ def _build(game: GameRules) -> GameDocs:
     )
 
 
-def answer(name: str, description: str, members: Mapping[str, dict[str, Any]]) -> dict[str, str]:
-    """Register an operation's answer (every member required) and refer to it."""
+def answer(
+    name: str,
+    description: str,
+    members: Mapping[str, dict[str, Any]],
+    optional: Mapping[str, dict[str, Any]] | None = None,
+) -> dict[str, str]:
+    """Register an operation's answer (every member of ``members`` required, those of
+    ``optional`` not) and refer to it."""
     body: dict[str, Any] = {
         "type": "object",
         "description": description,
-        "properties": dict(members),
+        "properties": {**members, **(optional or {})},
         "required": sorted(members),
         "additionalProperties": False,
     }
