@@ -285,9 +285,10 @@ def test_a_seat_page_offline_mid_game_resynchronises(browser: Any, base: str) ->
 
 def test_a_seat_page_reads_no_legal_moves_after_the_bots_moves(browser: Any, base: str) -> None:
     """Every seat of Polymer may act at every instant, so a page that read its legal moves
-    after each frame read them after every bot's move. Its stream (`legal_moves=true`)
-    brings them with the view: after the page's own "ready", the bots trade for seconds
-    and the page reads nothing, yet offers a card at once from what its frames said."""
+    after each frame read them after every bot's move, and after each of its own. Its
+    stream (`legal_moves=true`) brings them with the view, and its moves ask for them in
+    their answers: from its first view on, through its own "ready", seconds of the bots'
+    trading and its own offer, the page reads its legal moves never again."""
     made = _session(base, BOTS, timer=30)
     sid, token = made["session_id"], made["seats"][0]["seat_token"]
     console = Console()
@@ -296,11 +297,14 @@ def test_a_seat_page_reads_no_legal_moves_after_the_bots_moves(browser: Any, bas
     sent: list[Any] = []
     page.on("request", lambda request: sent.append(request))
     page.goto(base + join_link("polymer", sid, 0, token))
-    page.get_by_role("button", name="I am ready").click()
+    ready = page.get_by_role("button", name="I am ready")
+    ready.wait_for()
+    page.wait_for_load_state("networkidle")  # the first view, record and legal moves
+    loaded = len(sent)
+    ready.click()
     page.get_by_role("timer").wait_for()
     page.locator(".pm-hand .pm-card-button").first.wait_for()
     _, started = call(_port(base), "GET", f"/v1/polymer/sessions/{sid}")
-    page.wait_for_timeout(1_000)  # the answer to "ready" and the reads it leads to
     quiet_from = len(sent)
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
@@ -330,6 +334,12 @@ def test_a_seat_page_reads_no_legal_moves_after_the_bots_moves(browser: Any, bas
     page.wait_for_function(
         "() => /Seat 0 offers seat 1 /.test(document.querySelector('.log-lines').textContent)"
     )
+    page.wait_for_timeout(500)  # a read the answer would have led to
+    after_loading = sent[loaded:]
+    assert [r.url for r in after_loading if r.url.endswith("/legal-moves")] == []
+    moves = [r for r in after_loading if r.method == "POST" and r.url.endswith("/moves")]
+    assert len(moves) >= 2  # "ready" and the offer (and any repayment)
+    assert all(r.post_data_json["legal_moves"] is True for r in moves)
     assert axe_violations(page) == []
     assert console.unexpected() == []
     context.close()

@@ -49,8 +49,9 @@ export interface GameTypes extends Keys {
     seat: number | null;
   };
   move: { type: string };
+  moveRequest: { seat: number; version: number; legal_moves?: boolean };
   event: { type: string };
-  moveAnswer: { version: number };
+  moveAnswer: { version: number; legal_moves?: { version: number } };
   legal: { version: number };
   scores: { version: number; outcome: Outcome };
   record: { version: number };

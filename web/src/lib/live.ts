@@ -1,8 +1,9 @@
 // A table kept live: the session's view (a seat's, with its credential, or the
 // observer's), its legal moves, a running log of events, and the final scores. A seat
 // follows its own stream (read with fetch, its credential in the Authorization header):
-// every frame is the seat's view and its legal moves (`legal_moves=true`), so the page
-// reads neither again after another seat's move, and its moves name
+// every frame is the seat's view and its legal moves (`legal_moves=true`), and a move's
+// answer carries the seat's legal moves after it, so the page reads neither again after
+// loading, and its moves name
 // the stream (`Stream-Id`) so that the answer alone shows them. The observer follows the
 // public stream (EventSource) and reads the public view after each frame. After a
 // reconnection that missed moves the page reads what it missed, so nothing is lost. A move that
@@ -213,10 +214,11 @@ export class LiveTable<G extends GameTypes> {
     return true;
   }
 
-  /** The legal moves a seat stream's frame carries, taken when they are the ones of
-   * the version shown: true when they were (nothing to read then). */
-  private takeLegal(frame: StreamFrame<G["slug"]>): boolean {
-    const legal = frame.legal_moves;
+  /** The legal moves a seat stream's frame or a move's answer carries, taken when they
+   * are the ones of the version shown: true when they were (nothing to read then). A
+   * replayed answer has none. */
+  private takeLegal(carrier: { legal_moves?: { version: number } }): boolean {
+    const legal = carrier.legal_moves as G["legal"] | undefined;
     if (legal === undefined || legal.version !== this.version) return false;
     this.set({ legal: this.adapt.movesOf(legal), space: this.adapt.spaceOf ? this.adapt.spaceOf(legal) : null });
     return true;
@@ -449,7 +451,8 @@ export class LiveTable<G extends GameTypes> {
     const session = this.state.session;
     if (seat === null || session === null || this.state.busy) return;
     this.set({ busy: true, notice: null });
-    const body = this.adapt.request(seat.seat, session.version, move);
+    // the answer brings the seat's legal moves after the move: nothing to read then
+    const body = { ...this.adapt.request(seat.seat, session.version, move), legal_moves: true };
     const key = this.env.randomKey();
     // the stream named (its id from its hello) sends no frame for this move: the
     // answer shows it
@@ -464,7 +467,7 @@ export class LiveTable<G extends GameTypes> {
       this.log({ version: answer.data.version, actor: seat.seat, bot: null, events, mine: true, missed: 0 });
       this.accept(this.adapt.viewOf(answer.data));
       this.set({ busy: false });
-      await this.dependents();
+      await this.dependents(this.takeLegal(answer.data));
       return;
     }
     const problem = answer.problem;
