@@ -443,9 +443,9 @@ def choose(moves: list[dict[str, Any]], rng: random.Random, realtime: bool) -> A
 class Student(threading.Thread):
     """One student's device at one table's seat, game after game. ``push``: it follows
     its seat's own stream (``legal_moves=true``), whose frames are its view and its legal
-    moves, and sends its moves with the stream's ``Stream-Id`` (as the pages under /play
-    do); else the public stream, and it reads its view and legal moves when the stream
-    says it may act."""
+    moves, and sends its moves with the stream's ``Stream-Id`` and ``"legal_moves": true``
+    (the answer carries them; as the pages under /play do); else the public stream, and
+    it reads its view and legal moves when the stream says it may act."""
 
     def __init__(
         self,
@@ -558,6 +558,8 @@ class Student(threading.Thread):
         if self.stop.wait(self.rng.uniform(*self.think)):
             return None, False
         body = {"seat": seat, "version": seen["version"], "move": move}
+        if self.push:
+            body["legal_moves"] = True  # the answer brings them: no read before the next
         key = {**auth, "Idempotency-Key": uuid.uuid4().hex}
         if self.push and self.stream is not None and self.stream.stream_id is not None:
             key["Stream-Id"] = self.stream.stream_id  # the answer shows it: no frame
