@@ -18,17 +18,10 @@ from flask import Flask
 from rules.registry import GAMES
 
 from .conftest import auth
-from .test_conformance import QUICK_OPTIONS
+from .test_seat_streams import _start, legal_answer
 from .test_sessions import ED, Hosted
 
 pytestmark = [pytest.mark.redis]
-
-
-def legal_answer(t: Hosted, seat: int) -> dict[str, Any]:
-    resp = t.send("POST", "/legal-moves", {"seat": seat}, auth(t.tokens[seat]))
-    assert resp.status_code == 200, resp.get_json()
-    body: dict[str, Any] = resp.get_json()
-    return body
 
 
 def send(t: Hosted, seat: int, move: Any, key: str | None = None, **extra: Any) -> Any:
@@ -39,27 +32,13 @@ def send(t: Hosted, seat: int, move: Any, key: str | None = None, **extra: Any) 
     return t.send("POST", "/moves", body, headers)
 
 
-def _start(app: Flask, slug: str) -> Hosted:
-    game = GAMES[slug]
-    t = Hosted(
-        app.test_client(),
-        slug,
-        players=max(game.info.min_players, 3),
-        seed=5,
-        options=QUICK_OPTIONS.get(slug, {}),
-    )
-    if slug == "polymer":
-        t.start()
-    return t
-
-
 @pytest.mark.parametrize("slug", sorted(GAMES))
 def test_the_answer_carries_what_the_legal_moves_read_answers_after_the_move(
     app: Flask, slug: str
 ) -> None:
     """Each answer's ``legal_moves`` is the read's answer at the answer's version; the
     next move is chosen from them when the same seat may act, without a read."""
-    t = _start(app, slug)
+    t = _start(app.test_client(), slug)
     rng = random.Random(slug)
     carried: dict[int, dict[str, Any]] = {}
     used = moved = 0
