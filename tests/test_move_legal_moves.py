@@ -175,3 +175,14 @@ def test_a_move_that_lost_its_race_carries_the_legal_moves_of_the_version_it_mad
     t.version = 2
     assert answer["legal_moves"] == legal_answer(t, 1)
     assert answer["legal_moves"]["moves"]  # a new round: seat 1 drafts again
+
+
+def test_a_bot_move_asked_for_them_carries_them_too(app: Flask) -> None:
+    t = Hosted(app.test_client(), "chemistry-canasta", players=2, seed=3)
+    seat = t.get()["to_act"][0]
+    body = {"seat": seat, "version": t.version, "bot": "random", "legal_moves": True}
+    resp = t.send("POST", "/bot-move", body, auth(t.tokens[seat]))
+    answer = resp.get_json()
+    assert resp.status_code == 200, answer
+    t.version = answer["version"]
+    assert answer["legal_moves"] == legal_answer(t, seat)
