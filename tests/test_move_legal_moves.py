@@ -18,7 +18,7 @@ from flask import Flask
 from rules.registry import GAMES
 
 from .conftest import auth
-from .test_seat_streams import _start, legal_answer
+from .test_seat_streams import _start, legal_answer, lose_the_race
 from .test_sessions import ED, Hosted, draft
 
 pytestmark = [pytest.mark.redis]
@@ -141,29 +141,15 @@ def test_a_move_that_lost_its_race_carries_the_legal_moves_of_the_version_it_mad
     state; the legal moves its answer carries are those after its own commit (the reveal,
     a new round), not of the state it first read."""
     t = Hosted(app.test_client(), ED, players=2, seed=6)
-    before = t.store.load(t.id)  # what seat 1's move reads: version 0
-    hand = t.get(1)
-    assert t.raw_move(0, draft(t.get(0)), version=0).status_code == 200
+    hand = lose_the_race(t, monkeypatch)
     store = type(t.store)
-    real_load, real_after, real_commit = store.load, store.load_after, store.commit
-    loads: list[int] = []
+    real_commit = store.commit
     commits: list[int] = []
-
-    def load(st: Any, session_id: str) -> Any:
-        loads.append(1)
-        return before if len(loads) == 1 else real_load(st, session_id)
-
-    def load_after(st: Any, session_id: str, calls: Any) -> Any:
-        loads.append(1)
-        found = real_after(st, session_id, calls)
-        return (*before, found[2]) if len(loads) == 1 else found
 
     def commit(st: Any, session_id: str, **kw: Any) -> Any:
         commits.append(1)
         return real_commit(st, session_id, **kw)
 
-    monkeypatch.setattr(store, "load", load)
-    monkeypatch.setattr(store, "load_after", load_after)
     monkeypatch.setattr(store, "commit", commit)
     body = {"seat": 1, "version": 0, "move": draft(hand), "legal_moves": True}
     resp = t.send("POST", "/moves", body, auth(t.tokens[1]))

@@ -639,19 +639,17 @@ def test_a_malformed_stream_id_is_refused_before_the_move(stream_app: Flask, val
     assert t.stored_version() == 0
 
 
-def test_a_move_that_lost_its_race_still_names_its_quiet_stream_when_it_commits(
-    stream_app: Flask, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Both seats drafting at once: the move whose compare-and-set lost is judged again and
-    commits with the same ``Stream-Id`` (each attempt's message names it)."""
-    t = Hosted(stream_app.test_client(), ED, players=2, seed=6)
+def lose_the_race(t: Hosted, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """Element-draft, two seats drafting at once: seat 0 drafts on version 0, and the next
+    move's first load reads version 0 all the same (as a move that read it just before
+    seat 0's commit), so its compare-and-set is refused and it is judged again. Returns
+    seat 1's view at version 0 (its hand to draft from)."""
     before = t.store.load(t.id)  # what seat 1's move reads: version 0
     hand = t.get(1)
     assert t.raw_move(0, draft(t.get(0)), version=0).status_code == 200
     store = type(t.store)
-    real_load, real_after, real_commit = store.load, store.load_after, store.commit
+    real_load, real_after = store.load, store.load_after
     loads: list[int] = []
-    quiet: list[Any] = []
 
     def load(st: Any, session_id: str) -> Any:
         loads.append(1)
@@ -662,12 +660,26 @@ def test_a_move_that_lost_its_race_still_names_its_quiet_stream_when_it_commits(
         found = real_after(st, session_id, calls)
         return (*before, found[2]) if len(loads) == 1 else found
 
+    monkeypatch.setattr(store, "load", load)
+    monkeypatch.setattr(store, "load_after", load_after)
+    return hand
+
+
+def test_a_move_that_lost_its_race_still_names_its_quiet_stream_when_it_commits(
+    stream_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both seats drafting at once: the move whose compare-and-set lost is judged again and
+    commits with the same ``Stream-Id`` (each attempt's message names it)."""
+    t = Hosted(stream_app.test_client(), ED, players=2, seed=6)
+    hand = lose_the_race(t, monkeypatch)
+    quiet: list[Any] = []
+    store = type(t.store)
+    real_commit = store.commit
+
     def commit(st: Any, session_id: str, **kw: Any) -> Any:
         quiet.append(kw["message"].get(flow.QUIET))
         return real_commit(st, session_id, **kw)
 
-    monkeypatch.setattr(store, "load", load)
-    monkeypatch.setattr(store, "load_after", load_after)
     monkeypatch.setattr(store, "commit", commit)
     headers = {**auth(t.tokens[1]), "Stream-Id": "tab-1"}
     body = {"seat": 1, "version": 0, "move": draft(hand)}

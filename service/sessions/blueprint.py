@@ -25,7 +25,6 @@ from ..games.docs import AS_SEAT_OR_OBSERVER, SEAT_ERRORS, merge, operation
 from ..games.play import authorize, sealer
 from ..games.registry import GameApi
 from ..games.schemas.common import StrictSchema, seat_field
-from ..games.tokens import Envelope
 from ..http import streams
 from ..http.auth import bearer
 from ..http.client import address
@@ -252,13 +251,8 @@ def _seat_frame(
     block = flow.session_block(loaded, loaded.env, seat)
     frame = {**block, "finished": finished, "seat": seat}
     if legal:
-        frame["legal_moves"] = _legal_moves(loaded.api, loaded.env, seat)
+        frame["legal_moves"] = flow.legal_moves(loaded.api, loaded.env, seat)
     return frame
-
-
-def _legal_moves(api: GameApi, env: Envelope, seat: int) -> dict[str, Any]:
-    """``POST .../legal-moves``'s answer at ``env``'s version, as a frame carries it."""
-    return {"version": env.version, **api.legal(env.state, seat)}
 
 
 def _stream(
@@ -423,7 +417,7 @@ def _next_seat_frame(
             frame["seat"] = seat
             frame["events"] = events
             if legal:
-                frame["legal_moves"] = _legal_moves(loaded.api, here.state, seat)
+                frame["legal_moves"] = flow.legal_moves(loaded.api, here.state, seat)
             return frame
 
         def opened() -> Any:

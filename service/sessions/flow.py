@@ -432,6 +432,12 @@ def session_block(
     }
 
 
+def legal_moves(api: GameApi, env: Envelope, seat: int) -> dict[str, Any]:
+    """``POST .../legal-moves``'s answer at ``env``'s version: what a move's answer and a
+    seat stream's frame carry as ``legal_moves``."""
+    return {"version": env.version, **api.legal(env.state, seat)}
+
+
 def _replay(cached: dict[str, Any], print_: str) -> dict[str, Any]:
     if cached.get("fingerprint") != print_:
         raise Problem(
@@ -542,8 +548,7 @@ def play(
         g.commits = g.get("commits", 0) + 1  # the request's log line: races lost show
         if result.status == "applied":
             if legal:
-                moves = {"version": env.version, **api.legal(env.state, seat)}
-                return {**body, "legal_moves": moves}, False
+                return {**body, "legal_moves": legal_moves(api, env, seat)}, False
             return body, False
         if result.status == "missing":
             raise Problem("session_not_found", f"Session {session_id!r} has expired.")
